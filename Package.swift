@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PackageDescription
+
+let package = Package(
+    name: "swift-keyed-archive",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "PropertyLists", targets: ["PropertyLists"]),
+        .executable(name: "karchive", targets: ["karchive"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // Libraries, lowest layer first. The core uses the toolchain only.
+        .target(name: "PropertyLists"),
+
+        // Command-line tool: argument parsing and printing only; format logic lives in the libraries.
+        .executableTarget(
+            name: "karchive",
+            dependencies: [
+                "PropertyLists",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Test-only helpers: fixture loading, generators, round-trip assertions.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "PropertyLists",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/TestSupport",
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "PropertyListsTests",
+            dependencies: [
+                "PropertyLists",
+                "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "karchiveTests",
+            dependencies: [
+                "karchive",
+                "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ]
+)
+
+// Swift 6 language mode is the default for tools-version 6.x; these tighten it further.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,30 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Foundation
+
+/// Access to the fixture files shipped with the tests.
+public enum Fixtures {
+    /// The folder of Apple-made archives and property lists (see `Fixtures/apple/SOURCES.md`).
+    public static var appleDirectory: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/apple", isDirectory: true)
+    }
+
+    /// The file names of every Apple fixture except `SOURCES.md`, sorted.
+    public static var appleFixtureNames: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: appleDirectory.path)) ?? []
+        return names.filter { $0 != "SOURCES.md" }.sorted()
+    }
+
+    /// The bytes of an Apple fixture.
+    public static func apple(_ name: String) throws -> Data {
+        try Data(contentsOf: appleDirectory.appendingPathComponent(name))
+    }
+}

@@ -1,0 +1,2 @@
+// SCAFFOLD: replaced by the CLI tests.
+import Testing
