@@ -1,8 +1,227 @@
-// SCAFFOLD: replaced by the binary implementation.
-/// Writes binary property lists.
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Writes binary (`bplist00`) property lists the way CoreFoundation does.
+///
+/// Objects are numbered in CoreFoundation's order: a container before its contents, and a
+/// dictionary's keys before its values. Equal leaf values (strings, numbers, dates, data, Booleans
+/// and UIDs) are written once and referenced from every place they occur. Integers, offsets and
+/// references use the fewest bytes that hold them; ASCII strings are stored as ASCII and others as
+/// UTF-16BE. The same value always produces the same bytes.
 public struct BinaryPropertyListWriter: Sendable {
     /// Creates a writer.
     public init() {}
-    /// Writes a whole binary property list.
-    public func write(_ value: PropertyListValue) -> [UInt8] { [] }
+
+    /// Encodes `value` as a binary property list.
+    /// - Parameter value: The top-level value.
+    /// - Returns: The bytes of the file, starting with `bplist00`.
+    public func write(_ value: PropertyListValue) -> [UInt8] {
+        var table = BinaryObjectTable()
+        _ = table.add(value)
+        return table.encode()
+    }
+}
+
+/// The flattened object list of a binary property list being written.
+private struct BinaryObjectTable {
+    enum Entry {
+        case leaf(PropertyListValue)
+        /// An array: its element references are `references[start..<start+count]`.
+        case array(start: Int, count: Int)
+        /// A dictionary: keys at `references[start..<start+count]`, values right after them.
+        case dictionary(start: Int, count: Int)
+    }
+
+    var entries: [Entry] = []
+    var references: [Int] = []
+    var interned: [PropertyListValue: Int] = [:]
+
+    /// Adds `value` and its descendants; returns the index of `value`.
+    mutating func add(_ value: PropertyListValue) -> Int {
+        switch value {
+        case .array(let elements):
+            let index = self.entries.count
+            let start = self.references.count
+            self.entries.append(.array(start: start, count: elements.count))
+            self.references.append(contentsOf: repeatElement(0, count: elements.count))
+            for (offset, element) in elements.enumerated() {
+                self.references[start + offset] = self.add(element)
+            }
+            return index
+        case .dictionary(let dictionary):
+            let index = self.entries.count
+            let start = self.references.count
+            let count = dictionary.count
+            self.entries.append(.dictionary(start: start, count: count))
+            self.references.append(contentsOf: repeatElement(0, count: 2 * count))
+            for (offset, entry) in dictionary.enumerated() {
+                self.references[start + offset] = self.add(.string(entry.key))
+            }
+            for (offset, entry) in dictionary.enumerated() {
+                self.references[start + count + offset] = self.add(entry.value)
+            }
+            return index
+        default:
+            if let index = self.interned[value] { return index }
+            let index = self.entries.count
+            self.entries.append(.leaf(value))
+            self.interned[value] = index
+            return index
+        }
+    }
+
+    func encode() -> [UInt8] {
+        var out = BinaryOutput()
+        out.bytes.reserveCapacity(64 + self.entries.count * 16)
+        out.bytes.append(contentsOf: BinaryPropertyListMagic.header)
+        let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
+        var offsets = [Int]()
+        offsets.reserveCapacity(self.entries.count)
+        for entry in self.entries {
+            offsets.append(out.bytes.count)
+            switch entry {
+            case .leaf(let value):
+                out.appendLeaf(value)
+            case .array(let start, let count):
+                out.appendMarker(0xA0, count: count)
+                for reference in self.references[start..<(start + count)] {
+                    out.appendBigEndian(UInt64(reference), width: referenceSize)
+                }
+            case .dictionary(let start, let count):
+                out.appendMarker(0xD0, count: count)
+                for reference in self.references[start..<(start + 2 * count)] {
+                    out.appendBigEndian(UInt64(reference), width: referenceSize)
+                }
+            }
+        }
+        let tableOffset = out.bytes.count
+        let offsetSize = BinaryOutput.width(forMaximum: UInt64(tableOffset))
+        for offset in offsets {
+            out.appendBigEndian(UInt64(offset), width: offsetSize)
+        }
+        // Trailer: five unused bytes, the sort version, the two widths, then three 64-bit fields.
+        out.bytes.append(contentsOf: repeatElement(0, count: 5))
+        out.bytes.append(0)
+        out.bytes.append(UInt8(offsetSize))
+        out.bytes.append(UInt8(referenceSize))
+        out.appendBigEndian(UInt64(self.entries.count), width: 8)
+        out.appendBigEndian(0, width: 8)
+        out.appendBigEndian(UInt64(tableOffset), width: 8)
+        return out.bytes
+    }
+}
+
+/// Byte-level encoding of binary property list objects.
+private struct BinaryOutput {
+    var bytes: [UInt8] = []
+
+    /// The width CoreFoundation uses for a value up to `maximum`: 1, 2, 4 or 8 bytes.
+    static func width(forMaximum maximum: UInt64) -> Int {
+        if maximum < 1 << 8 { return 1 }
+        if maximum < 1 << 16 { return 2 }
+        if maximum < 1 << 32 { return 4 }
+        return 8
+    }
+
+    @inline(__always)
+    mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            self.bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    /// Appends a marker whose low nibble is the count, or 0xF followed by an integer object.
+    mutating func appendMarker(_ marker: UInt8, count: Int) {
+        if count < 15 {
+            self.bytes.append(marker | UInt8(count))
+        } else {
+            self.bytes.append(marker | 0x0F)
+            self.appendUnsigned(UInt64(count))
+        }
+    }
+
+    /// Appends a non-negative integer object in the fewest of 1, 2, 4 or 8 bytes (16 above `Int64.max`).
+    mutating func appendUnsigned(_ value: UInt64) {
+        if value > UInt64(Int64.max) {
+            self.bytes.append(0x14)
+            self.appendBigEndian(0, width: 8)
+            self.appendBigEndian(value, width: 8)
+            return
+        }
+        let width = Self.width(forMaximum: value)
+        self.bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
+        self.appendBigEndian(value, width: width)
+    }
+
+    mutating func appendLeaf(_ value: PropertyListValue) {
+        switch value {
+        case .string(let string):
+            self.appendString(string)
+        case .integer(let integer):
+            if let unsigned = integer.uint64Value {
+                self.appendUnsigned(unsigned)
+            } else {
+                self.bytes.append(0x13)
+                self.appendBigEndian(UInt64(bitPattern: integer.int64Value ?? 0), width: 8)
+            }
+        case .real(let real):
+            self.bytes.append(0x23)
+            self.appendBigEndian(real.bitPattern, width: 8)
+        case .float(let float):
+            self.bytes.append(0x22)
+            self.appendBigEndian(UInt64(float.bitPattern), width: 4)
+        case .bool(let bool):
+            self.bytes.append(bool ? 0x09 : 0x08)
+        case .date(let date):
+            self.bytes.append(0x33)
+            self.appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8)
+        case .data(let data):
+            self.appendMarker(0x40, count: data.count)
+            self.bytes.append(contentsOf: data)
+        case .uid(let uid):
+            let width = uid.rawValue > UInt64(UInt32.max) ? 8 : Self.width(forMaximum: uid.rawValue)
+            self.bytes.append(0x80 | UInt8(width - 1))
+            self.appendBigEndian(uid.rawValue, width: width)
+        case .array, .dictionary:
+            // Containers are written by the object table; they never reach here.
+            break
+        }
+    }
+
+    mutating func appendString(_ string: String) {
+        var string = string
+        let isASCII = string.withUTF8 { utf8 in
+            var high: UInt8 = 0
+            for byte in utf8 { high |= byte }
+            return high < 0x80
+        }
+        if isASCII {
+            string.withUTF8 { utf8 in
+                self.appendMarker(0x50, count: utf8.count)
+                self.bytes.append(contentsOf: utf8)
+            }
+            return
+        }
+        let units = string.utf16
+        self.appendMarker(0x60, count: units.count)
+        for unit in units {
+            self.bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+            self.bytes.append(UInt8(truncatingIfNeeded: unit))
+        }
+    }
 }

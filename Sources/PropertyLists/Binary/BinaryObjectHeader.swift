@@ -1,0 +1,217 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The decoded marker of one binary object: its kind, and for variable-length objects where the
+/// payload starts and how many elements it holds. Every field has been bounds-checked against the
+/// object area.
+internal struct ObjectHeader {
+    enum Kind {
+        case bool(Bool)
+        case integer(PropertyListInteger)
+        case real(Double)
+        case float(Float)
+        case date(Double)
+        case uid(UInt64)
+        case data
+        case asciiString
+        case utf16String
+        case array
+        case dictionary
+    }
+
+    var kind: Kind
+    /// The offset of the first payload byte (variable-length kinds only).
+    var payload: Int = 0
+    /// The element count: bytes, characters, or entries.
+    var count: Int = 0
+
+    /// Decodes the marker at `offset`, checking that the whole object lies before `end`.
+    @inline(__always)
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int, referenceSize: Int) throws(PropertyListError) {
+        let marker = bytes[offset]
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: self.kind = .bool(false)
+            case 0x09: self.kind = .bool(true)
+            default: throw Self.badMarker(marker, at: offset)
+            }
+        case 0x1:
+            guard low <= 4 else { throw Self.badMarker(marker, at: offset) }
+            let width = 1 << low
+            try Self.require(width, from: offset + 1, end: end, object: offset)
+            self.kind = .integer(try Self.integer(bytes, at: offset + 1, width: width))
+        case 0x2:
+            switch low {
+            case 2:
+                try Self.require(4, from: offset + 1, end: end, object: offset)
+                self.kind = .float(Float(bitPattern: UInt32(Self.bigEndian(bytes, at: offset + 1, width: 4))))
+            case 3:
+                try Self.require(8, from: offset + 1, end: end, object: offset)
+                self.kind = .real(Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8)))
+            default: throw Self.badMarker(marker, at: offset)
+            }
+        case 0x3:
+            guard marker == 0x33 else { throw Self.badMarker(marker, at: offset) }
+            try Self.require(8, from: offset + 1, end: end, object: offset)
+            self.kind = .date(Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8)))
+        case 0x8:
+            let width = low + 1
+            guard width <= 8 else {
+                throw PropertyListError(.invalidUID, offset: offset, reason: "UID of \(width) bytes")
+            }
+            try Self.require(width, from: offset + 1, end: end, object: offset)
+            self.kind = .uid(Self.bigEndian(bytes, at: offset + 1, width: width))
+        case 0x4:
+            self.kind = .data
+            try self.readCount(bytes, marker: marker, at: offset, end: end, elementSize: 1)
+        case 0x5:
+            self.kind = .asciiString
+            try self.readCount(bytes, marker: marker, at: offset, end: end, elementSize: 1)
+        case 0x6:
+            self.kind = .utf16String
+            try self.readCount(bytes, marker: marker, at: offset, end: end, elementSize: 2)
+        case 0xA:
+            self.kind = .array
+            try self.readCount(bytes, marker: marker, at: offset, end: end, elementSize: referenceSize)
+        case 0xD:
+            self.kind = .dictionary
+            try self.readCount(bytes, marker: marker, at: offset, end: end, elementSize: 2 * referenceSize)
+        default:
+            throw Self.badMarker(marker, at: offset)
+        }
+    }
+
+    /// Reads the element count from the marker's low nibble or the integer object after it, and
+    /// checks that `count * elementSize` payload bytes fit before `end`.
+    @inline(__always)
+    private mutating func readCount(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        marker: UInt8,
+        at offset: Int,
+        end: Int,
+        elementSize: Int
+    ) throws(PropertyListError) {
+        var payload = offset + 1
+        var count = Int(marker & 0x0F)
+        if count == 0x0F {
+            try Self.require(1, from: payload, end: end, object: offset)
+            let countMarker = bytes[payload]
+            guard countMarker >> 4 == 0x1, countMarker & 0x0F <= 3 else {
+                throw PropertyListError(
+                    .invalidLength,
+                    offset: payload,
+                    reason: String(format16: countMarker, prefix: "count marker 0x")
+                )
+            }
+            let width = 1 << Int(countMarker & 0x0F)
+            try Self.require(width, from: payload + 1, end: end, object: offset)
+            let raw = Self.bigEndian(bytes, at: payload + 1, width: width)
+            guard raw <= UInt64(Int.max) else {
+                throw PropertyListError(.invalidLength, offset: payload, reason: "count \(raw)")
+            }
+            count = Int(raw)
+            payload += 1 + width
+        }
+        let available = end - payload
+        guard count <= available / elementSize else {
+            throw PropertyListError(
+                .invalidLength,
+                offset: offset,
+                reason: "\(count) elements of \(elementSize) bytes exceed the \(available) bytes left"
+            )
+        }
+        self.payload = payload
+        self.count = count
+    }
+
+    @inline(__always)
+    private static func require(_ size: Int, from start: Int, end: Int, object: Int) throws(PropertyListError) {
+        guard size <= end - start else {
+            throw PropertyListError(
+                .truncated,
+                offset: object,
+                reason: "object needs \(size) bytes past \(start) but the object area ends at \(end)"
+            )
+        }
+    }
+
+    @inline(never)
+    private static func badMarker(_ marker: UInt8, at offset: Int) -> PropertyListError {
+        PropertyListError(.invalidMarker, offset: offset, reason: String(format16: marker, prefix: "marker 0x"))
+    }
+
+    @inline(__always)
+    static func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, width: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset..<(offset + width) {
+            value = value << 8 | UInt64(bytes[index])
+        }
+        return value
+    }
+
+    /// Decodes an integer payload: 1, 2 and 4 bytes unsigned, 8 bytes signed, 16 bytes signed 128-bit.
+    private static func integer(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        at offset: Int,
+        width: Int
+    ) throws(PropertyListError) -> PropertyListInteger {
+        switch width {
+        case 8:
+            return PropertyListInteger(Int64(bitPattern: Self.bigEndian(bytes, at: offset, width: 8)))
+        case 16:
+            let high = Self.bigEndian(bytes, at: offset, width: 8)
+            let low = Self.bigEndian(bytes, at: offset + 8, width: 8)
+            if high == 0 { return PropertyListInteger(low) }
+            if high == .max, Int64(bitPattern: low) < 0 { return PropertyListInteger(Int64(bitPattern: low)) }
+            throw PropertyListError(
+                .invalidInteger,
+                offset: offset - 1,
+                reason: "128-bit integer outside Int64.min...UInt64.max"
+            )
+        default:
+            return PropertyListInteger(Self.bigEndian(bytes, at: offset, width: width))
+        }
+    }
+
+    /// Decodes string characters: ASCII bytes or UTF-16BE code units (unpaired surrogates become U+FFFD).
+    static func decodeString(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        range: Range<Int>,
+        isUTF16: Bool
+    ) throws(PropertyListError) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if !isUTF16 {
+            var high: UInt8 = 0
+            for byte in slice { high |= byte }
+            guard high < 0x80 else {
+                throw PropertyListError(.invalidString, offset: range.lowerBound, reason: "non-ASCII byte in an ASCII string")
+            }
+            return String(decoding: slice, as: UTF8.self)
+        }
+        let units = slice.count / 2
+        let codeUnits = [UInt16](unsafeUninitializedCapacity: units) { buffer, initialized in
+            for index in 0..<units {
+                buffer[index] = UInt16(slice[2 * index]) << 8 | UInt16(slice[2 * index + 1])
+            }
+            initialized = units
+        }
+        return String(decoding: codeUnits, as: UTF16.self)
+    }
+}
+
+extension String {
+    /// Two uppercase hex digits of `byte` after `prefix`.
+    init(format16 byte: UInt8, prefix: String) {
+        let digits = String(byte, radix: 16, uppercase: true)
+        self = prefix + (digits.count == 1 ? "0" + digits : digits)
+    }
+}

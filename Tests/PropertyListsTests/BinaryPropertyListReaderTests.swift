@@ -1,0 +1,140 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import PropertyLists
+import TestSupport
+import Testing
+
+@Suite struct BinaryPropertyListReaderTests {
+    private func objects(_ fixture: String) throws -> [PropertyListValue] {
+        let value = try PropertyListValue(parsing: Fixtures.apple(fixture))
+        return try #require(value["$objects"]?.arrayValue)
+    }
+
+    @Test func readsABareIntegerRoot() throws {
+        let value = try PropertyListValue(parsing: Fixtures.apple("integer_10.bplist"))
+        #expect(value["$archiver"] == "NSKeyedArchiver")
+        #expect(value["$version"] == 100_000)
+        #expect(value["$top"]?["root"] == .uid(1))
+        #expect(try objects("integer_10.bplist") == ["$null", 10])
+    }
+
+    @Test func readsNegativeEightByteIntegersAndData() throws {
+        let objects = try objects("nsarray_networking.bplist")
+        #expect(objects.contains(.integer(-2)))
+        let expected = Data(
+            [0x1c, 0x1e, 0xc6, 0x75, 0, 0, 0, 0, 0x24, 0x08, 0x85, 0x56, 0x22, 0, 0x48, 0x47]
+                + [0x14, 0x0b, 0xe2, 0xb0, 0x53, 0x35, 0xfd, 0x59, 0, 0, 0, 0]
+        )
+        #expect(objects.contains(.data(expected)))
+    }
+
+    @Test func readsLargeIntegersAndReals() throws {
+        let objects = try objects("nsarray_gpuinfo.bplist")
+        #expect(objects.contains(.integer(4_294_967_998)))
+        #expect(objects.contains(.integer(2_620_473_344)))
+        #expect(objects.contains(.real(1242.0)))
+        #expect(objects.contains("A13"))
+    }
+
+    @Test func readsTwoByteReferencesAndDates() throws {
+        let data = try Fixtures.apple("nsarray_runningprocesses.bplist")
+        let reader = try BinaryPropertyListReader(bytes: data)
+        #expect(reader.objectCount == 6923)
+        #expect(reader.referenceSize == 2)
+        #expect(reader.offsetSize == 2)
+        let objects = try objects("nsarray_runningprocesses.bplist")
+        #expect(objects.count == 1651)
+        #expect(objects.contains("contactsd"))
+        #expect(objects.contains(.integer(84_474)))
+        #expect(objects.contains(["NS.time": .real(680_457_815.615284), "$class": .uid(7)]) || objects.contains { $0["NS.time"] == .real(680_457_815.615284) })
+    }
+
+    @Test func lazyReaderWalksObjectsWithoutBuildingATree() throws {
+        let reader = try BinaryPropertyListReader(bytes: Fixtures.apple("integer_10.bplist"))
+        guard case .dictionary(let keys, let values) = try reader.object(at: reader.topObjectIndex) else {
+            Issue.record("top object is not a dictionary")
+            return
+        }
+        #expect(keys.count == 4)
+        var found: [String: BinaryPropertyListReader.Object] = [:]
+        for (key, value) in zip(keys, values) {
+            found[try reader.string(at: key)] = try reader.object(at: value)
+        }
+        #expect(found["$version"] == .integer(100_000))
+        guard case .string(let archiver) = found["$archiver"] else {
+            Issue.record("$archiver is not a string")
+            return
+        }
+        #expect(reader.string(archiver, equals: "NSKeyedArchiver"))
+        #expect(!reader.string(archiver, equals: "NSKeyedArchive"))
+        #expect(!reader.string(archiver, equals: "NSKeyedArchiverX"))
+        guard case .array(let objects) = found["$objects"] else {
+            Issue.record("$objects is not an array")
+            return
+        }
+        #expect(try objects.map { try reader.value(at: $0) } == ["$null", 10])
+    }
+
+    @Test func sharedSubtreesAreDecodedOnceAndStayLinear() throws {
+        // 40 levels, each an array holding the level below twice: 2^40 leaves logically.
+        var objects: [[UInt8]] = [[0x10, 0x01]]
+        for level in 1...40 { objects.append([0xA2, UInt8(level - 1), UInt8(level - 1)]) }
+        let bytes = Self.assemble(objects, top: 40)
+        let value = try PropertyListValue(parsing: bytes)
+        var depth = 0
+        var cursor = value
+        while case .array(let elements) = cursor {
+            #expect(elements.count == 2)
+            cursor = elements[0]
+            depth += 1
+        }
+        #expect(depth == 40)
+        #expect(cursor == 1)
+    }
+
+    @Test func utf16StringsDecodeIncludingAstralCharacters() throws {
+        let value: PropertyListValue = ["é", "héllo😀", "中文"]
+        #expect(try PropertyListValue(parsing: value.serialized()) == value)
+    }
+
+    @Test func unpairedSurrogatesBecomeReplacementCharacters() throws {
+        // One UTF-16 string: "a", lone high surrogate, "b".
+        let bytes = Self.assemble([[0x63, 0x00, 0x61, 0xD8, 0x3D, 0x00, 0x62]], top: 0)
+        #expect(try PropertyListValue(parsing: bytes) == "a\u{FFFD}b")
+    }
+
+    @Test func repeatedDictionaryKeysKeepTheLastValue() throws {
+        let bytes = Self.assemble([[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]], top: 0)
+        #expect(try PropertyListValue(parsing: bytes) == ["k": 2])
+    }
+
+    /// Assembles a bplist00 file from raw objects with one-byte references.
+    static func assemble(_ objects: [[UInt8]], top: Int) -> [UInt8] {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
+        let table = bytes.count
+        let offsetSize = table < 256 ? 1 : 2
+        for offset in offsets {
+            if offsetSize == 2 { bytes.append(UInt8(offset >> 8)) }
+            bytes.append(UInt8(offset & 0xFF))
+        }
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1]
+        bytes += withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
+        bytes += withUnsafeBytes(of: UInt64(top).bigEndian, Array.init)
+        bytes += withUnsafeBytes(of: UInt64(table).bigEndian, Array.init)
+        return bytes
+    }
+}
