@@ -11,6 +11,8 @@
 
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
 let package = Package(
     name: "swift-keyed-archive",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
@@ -71,4 +73,9 @@ for target in package.targets {
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
     target.swiftSettings = settings
+}
+
+// Documentation: `BUILD_DOCS=1 swift package --disable-sandbox generate-documentation --target PropertyLists`.
+if ProcessInfo.processInfo.environment["BUILD_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
 }

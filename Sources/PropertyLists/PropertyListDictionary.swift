@@ -172,31 +172,32 @@ extension PropertyListDictionary {
     @usableFromInline
     internal init(readEntries: ContiguousArray<Element>) {
         if readEntries.count <= Self.hashThreshold {
-            var entries = ContiguousArray<Element>()
-            entries.reserveCapacity(readEntries.count)
-            outer: for entry in readEntries {
-                for index in entries.indices where entries[index].key == entry.key {
-                    entries[index].value = entry.value
-                    continue outer
+            // Small: a pairwise check is cheaper than hashing, and the usual case has no repeats.
+            var hasRepeats = false
+            outer: for index in readEntries.indices {
+                for earlier in 0..<index where readEntries[earlier].key == readEntries[index].key {
+                    hasRepeats = true
+                    break outer
                 }
+            }
+            if !hasRepeats {
+                self.entries = readEntries
+                self.positions = nil
+                return
+            }
+        }
+        var positions = [String: Int](minimumCapacity: readEntries.count)
+        var entries = ContiguousArray<Element>()
+        entries.reserveCapacity(readEntries.count)
+        for entry in readEntries {
+            if let index = positions[entry.key] {
+                entries[index].value = entry.value
+            } else {
+                positions[entry.key] = entries.count
                 entries.append(entry)
             }
-            self.entries = entries
-            self.positions = nil
-        } else {
-            var positions = [String: Int](minimumCapacity: readEntries.count)
-            var entries = ContiguousArray<Element>()
-            entries.reserveCapacity(readEntries.count)
-            for entry in readEntries {
-                if let index = positions[entry.key] {
-                    entries[index].value = entry.value
-                } else {
-                    positions[entry.key] = entries.count
-                    entries.append(entry)
-                }
-            }
-            self.entries = entries
-            self.positions = entries.count > Self.hashThreshold ? positions : nil
         }
+        self.entries = entries
+        self.positions = entries.count > Self.hashThreshold ? positions : nil
     }
 }

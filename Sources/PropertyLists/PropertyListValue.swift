@@ -134,7 +134,7 @@ extension PropertyListValue {
                 reason: "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize)"
             )
         }
-        let array = bytes as? [UInt8] ?? [UInt8](bytes)
+        let array = ByteInput.array(bytes)
         switch PropertyListFormat(detecting: array.prefix(64)) {
         case .binary:
             return (try BinaryPropertyListReader(bytes: array, limits: limits).topLevelValue(), .binary)

@@ -1,7 +1,33 @@
-// SCAFFOLD: replaced by the CLI implementation.
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 import ArgumentParser
 
+/// The `karchive` command: inspects and converts property lists.
 @main
 struct Tool: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "karchive")
+    static let configuration = CommandConfiguration(
+        commandName: "karchive",
+        abstract: "Inspect and convert property lists.",
+        discussion: """
+            Reads binary (bplist00) and XML property lists, detecting the format from the bytes. \
+            Use '-' as a file name to read standard input.
+
+            Examples:
+              karchive dump Examples/cat.plist
+              karchive dump --json a.plist b.plist
+              karchive convert Examples/cat.plist --to xml
+              karchive convert Examples/cat.plist --to json --compact --sort-keys
+              cat Examples/cat.plist | karchive convert - --to binary -o cat-copy.plist
+            """,
+        version: "0.1.0",
+        subcommands: [DumpCommand.self, ConvertCommand.self]
+    )
 }

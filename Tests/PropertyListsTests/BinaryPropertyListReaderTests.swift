@@ -55,7 +55,10 @@ import Testing
         #expect(objects.count == 1651)
         #expect(objects.contains("contactsd"))
         #expect(objects.contains(.integer(84_474)))
-        #expect(objects.contains(["NS.time": .real(680_457_815.615284), "$class": .uid(7)]) || objects.contains { $0["NS.time"] == .real(680_457_815.615284) })
+        #expect(
+            objects.contains(["NS.time": .real(680_457_815.615284), "$class": .uid(7)])
+                || objects.contains { $0["NS.time"] == .real(680_457_815.615284) }
+        )
     }
 
     @Test func lazyReaderWalksObjectsWithoutBuildingATree() throws {

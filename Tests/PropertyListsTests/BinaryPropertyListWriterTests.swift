@@ -29,20 +29,43 @@ import Testing
         ("empty string", ""),
         ("14 and 15 characters", ["abcdefghijklmn", "abcdefghijklmno"]),
         ("long string", .string(String(repeating: "x", count: 300))),
-        ("integers", [0, 1, 255, 256, 65_535, 65_536, 4_294_967_295, 4_294_967_296, -1, .integer(PropertyListInteger(Int64.min)), .integer(PropertyListInteger(Int64.max))]),
+        (
+            "integers",
+            [
+                0, 1, 255, 256, 65_535, 65_536, 4_294_967_295, 4_294_967_296, -1,
+                .integer(PropertyListInteger(Int64.min)), .integer(PropertyListInteger(Int64.max)),
+            ]
+        ),
         ("16-byte integer", .integer(PropertyListInteger(UInt64.max))),
         ("reals", [1.5, 0.1, -0.0, .real(.infinity), .real(-.infinity), 1e300]),
         ("floats", [.float(1.5), .float(0.1)]),
         ("bools", [true, false]),
-        ("dates", [.date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: -1.25)), .date(Date(timeIntervalSinceReferenceDate: 680_457_815.615284))]),
+        (
+            "dates",
+            [
+                .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: -1.25)),
+                .date(Date(timeIntervalSinceReferenceDate: 680_457_815.615284)),
+            ]
+        ),
         ("data", [.data(Data()), .data(Data([1, 2, 3])), .data(Data(repeating: 7, count: 100))]),
         ("uniqued numbers", [1, 1, 2, 2, 1]),
-        ("nested", ["name": "Tom", "lives": 9, "tags": ["cat", "grey"], "owner": ["first": "Ann", "age": 41], "weight": 4.5, "indoor": true]),
+        (
+            "nested",
+            [
+                "name": "Tom", "lives": 9, "tags": ["cat", "grey"], "owner": ["first": "Ann", "age": 41], "weight": 4.5,
+                "indoor": true,
+            ]
+        ),
         ("many objects", .array((0..<300).map { .string("s\($0)") })),
         ("255 objects", .array((0..<254).map { .string("s\($0)") })),
         ("256 objects", .array((0..<255).map { .string("s\($0)") })),
         ("wide offsets", .array((0..<70).map { .data(Data(repeating: UInt8($0), count: 1000)) })),
-        ("many keys", .dictionary(PropertyListDictionary((0..<40).map { ("key\($0)", .integer(PropertyListInteger(Int64($0 * 1000)))) }))),
+        (
+            "many keys",
+            .dictionary(
+                PropertyListDictionary((0..<40).map { ("key\($0)", .integer(PropertyListInteger(Int64($0 * 1000)))) })
+            )
+        ),
     ]
 
     @Test(arguments: cases.map(\.0))
@@ -63,7 +86,9 @@ import Testing
     }
 
     @Test func equalLeavesAreWrittenOnce() throws {
-        let value: PropertyListValue = ["a", "a", 7, 7, true, true, .uid(3), .uid(3), .data(Data([1])), .data(Data([1]))]
+        let value: PropertyListValue = [
+            "a", "a", 7, 7, true, true, .uid(3), .uid(3), .data(Data([1])), .data(Data([1])),
+        ]
         let reader = try BinaryPropertyListReader(bytes: value.serialized())
         #expect(reader.objectCount == 6)
         #expect(try reader.topLevelValue() == value)
@@ -91,5 +116,7 @@ import Testing
 
 extension Data {
     /// Lowercase hex, for failure messages.
-    var hex: String { self.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    var hex: String {
+        self.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 }

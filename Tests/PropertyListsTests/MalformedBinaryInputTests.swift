@@ -143,7 +143,11 @@ import Testing
         expectError(.invalidReference, bytes)
     }
 
-    @Test(arguments: [[UInt8]([0x5F, 0x10, 0x7F]), [0x4F, 0x11, 0xFF, 0xFF], [0x6F, 0x12, 0x7F, 0xFF, 0xFF, 0xFF], [0xAF, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0xDF, 0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0x55]])
+    @Test(arguments: [
+        [UInt8]([0x5F, 0x10, 0x7F]), [0x4F, 0x11, 0xFF, 0xFF], [0x6F, 0x12, 0x7F, 0xFF, 0xFF, 0xFF],
+        [0xAF, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+        [0xDF, 0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0x55],
+    ])
     func declaredCountsBeyondTheBytesLeft(object: [UInt8]) {
         let bytes = BinaryPropertyListReaderTests.assemble([object], top: 0)
         expectError(.invalidLength, bytes)
@@ -155,7 +159,9 @@ import Testing
         expectError(.invalidLength, bytes)
     }
 
-    @Test(arguments: [[UInt8]([0x13, 0, 0, 0]), [0x23, 0, 0], [0x33, 0], [0x22, 1], [0x81, 1], [0x14, 0, 0, 0, 0]])
+    @Test(arguments: [
+        [UInt8]([0x13, 0, 0, 0]), [0x23, 0, 0], [0x33, 0], [0x22, 1], [0x81, 1], [0x14, 0, 0, 0, 0],
+    ])
     func scalarsRunningPastTheObjectArea(object: [UInt8]) {
         let bytes = BinaryPropertyListReaderTests.assemble([object], top: 0)
         expectError(.truncated, bytes)
@@ -164,7 +170,8 @@ import Testing
     @Test func sixteenByteIntegerOutOfRange() throws {
         let object: [UInt8] = [0x14, 0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
         expectError(.invalidInteger, BinaryPropertyListReaderTests.assemble([object], top: 0))
-        let negative: [UInt8] = [0x14] + [UInt8](repeating: 0xFF, count: 8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]
+        let negative: [UInt8] =
+            [0x14] + [UInt8](repeating: 0xFF, count: 8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]
         #expect(try PropertyListValue(parsing: BinaryPropertyListReaderTests.assemble([negative], top: 0)) == -2)
     }
 
@@ -187,7 +194,10 @@ import Testing
     }
 
     @Test func cycleThroughSeveralContainers() {
-        let bytes = BinaryPropertyListReaderTests.assemble([[0xA1, 1], [0xD1, 2, 3], [0x51, 0x6B], [0xA2, 2, 0]], top: 0)
+        let bytes = BinaryPropertyListReaderTests.assemble(
+            [[0xA1, 1], [0xD1, 2, 3], [0x51, 0x6B], [0xA2, 2, 0]],
+            top: 0
+        )
         expectError(.cyclicReference, bytes)
     }
 

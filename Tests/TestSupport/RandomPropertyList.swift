@@ -41,6 +41,8 @@ public enum RandomPropertyList {
         public var fractionalDates = true
         /// Generate characters XML 1.0 cannot carry (controls other than tab and newline, carriage return).
         public var xmlUnsafeCharacters = true
+        /// Generate NaN payloads and negative zero, which XML spells as `nan` and `0.0`.
+        public var xmlLossyReals = true
         /// The deepest nesting.
         public var maximumDepth = 4
 
@@ -53,6 +55,7 @@ public enum RandomPropertyList {
             options.floats = false
             options.fractionalDates = false
             options.xmlUnsafeCharacters = false
+            options.xmlLossyReals = false
             return options
         }
     }
@@ -75,12 +78,21 @@ public enum RandomPropertyList {
         switch Int.random(in: 0..<(containers ? 12 : 9), using: &rng) {
         case 0: return .string(string(&rng, options))
         case 1: return .integer(integer(&rng))
-        case 2: return .real(real(&rng))
-        case 3: return options.floats ? .float(Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &rng))) : .bool(false)
+        case 2:
+            let real = real(&rng)
+            if options.xmlLossyReals { return .real(real) }
+            return .real(real.isNaN ? .nan : real == 0 ? 0.0 : real)
+        case 3:
+            return options.floats
+                ? .float(Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &rng))) : .bool(false)
         case 4: return .bool(Bool.random(using: &rng))
         case 5: return .date(date(&rng, options))
-        case 6: return .data(Data((0..<Int.random(in: 0...80, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }))
-        case 7: return options.uids ? .uid(UID(UInt64.random(in: 0...UInt64(UInt32.max) + 10, using: &rng))) : .string("u")
+        case 6:
+            return .data(
+                Data((0..<Int.random(in: 0...80, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+            )
+        case 7:
+            return options.uids ? .uid(UID(UInt64.random(in: 0...UInt64(UInt32.max) + 10, using: &rng))) : .string("u")
         case 8: return .string(["", "NS.objects", "$class", "a"].randomElement(using: &rng) ?? "")
         case 9, 10:
             let count = Int.random(in: 0...(Bool.random(using: &rng) ? 20 : 3), using: &rng)
@@ -99,8 +111,9 @@ public enum RandomPropertyList {
     private static func integer(_ rng: inout SplitMix64) -> PropertyListInteger {
         switch Int.random(in: 0..<6, using: &rng) {
         case 0: return PropertyListInteger(Int64.random(in: 0...255, using: &rng))
-        case 1: return [Int64.min, Int64.max, -1, 0, 255, 256, 65_535, 65_536, 4_294_967_295, 4_294_967_296]
-            .map { PropertyListInteger($0) }.randomElement(using: &rng) ?? 0
+        case 1:
+            return [Int64.min, Int64.max, -1, 0, 255, 256, 65_535, 65_536, 4_294_967_295, 4_294_967_296]
+                .map { PropertyListInteger($0) }.randomElement(using: &rng) ?? 0
         case 2: return PropertyListInteger(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &rng))
         default: return PropertyListInteger(Int64.random(in: Int64.min...Int64.max, using: &rng))
         }
@@ -108,8 +121,9 @@ public enum RandomPropertyList {
 
     private static func real(_ rng: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<4, using: &rng) {
-        case 0: return [0.0, -0.0, .nan, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1]
-            .randomElement(using: &rng) ?? 0
+        case 0:
+            return [0.0, -0.0, .nan, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1]
+                .randomElement(using: &rng) ?? 0
         case 1: return Double(Int.random(in: -1000...1000, using: &rng))
         case 2: return Double.random(in: -1e6...1e6, using: &rng)
         default: return Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &rng))

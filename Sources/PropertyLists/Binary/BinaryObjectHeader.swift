@@ -193,7 +193,11 @@ internal struct ObjectHeader {
             var high: UInt8 = 0
             for byte in slice { high |= byte }
             guard high < 0x80 else {
-                throw PropertyListError(.invalidString, offset: range.lowerBound, reason: "non-ASCII byte in an ASCII string")
+                throw PropertyListError(
+                    .invalidString,
+                    offset: range.lowerBound,
+                    reason: "non-ASCII byte in an ASCII string"
+                )
             }
             return String(decoding: slice, as: UTF8.self)
         }

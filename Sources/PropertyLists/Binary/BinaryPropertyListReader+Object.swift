@@ -114,7 +114,8 @@ extension BinaryPropertyListReader {
         case .date(let value): return .date(Date(timeIntervalSinceReferenceDate: value))
         case .uid(let value): return .uid(UID(value))
         case .data: return .data(header.payload..<(header.payload + header.count))
-        case .asciiString: return .string(StringSlice(range: header.payload..<(header.payload + header.count), isUTF16: false))
+        case .asciiString:
+            return .string(StringSlice(range: header.payload..<(header.payload + header.count), isUTF16: false))
         case .utf16String:
             return .string(StringSlice(range: header.payload..<(header.payload + 2 * header.count), isUTF16: true))
         case .array:

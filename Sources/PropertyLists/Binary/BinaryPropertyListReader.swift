@@ -121,23 +121,30 @@ public struct BinaryPropertyListReader: Sendable {
     /// Validates `bytes` as a binary property list.
     /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
     public init(bytes: some DataProtocol, limits: PropertyListLimits = .default) throws(PropertyListError) {
-        try self.init(bytes: bytes as? [UInt8] ?? [UInt8](bytes), limits: limits)
+        try self.init(bytes: ByteInput.array(bytes), limits: limits)
     }
 
     private func validateOffsetTable() throws(PropertyListError) {
         let end = UInt64(self.offsetTableOffset)
         let width = self.offsetSize
-        var position = self.offsetTableOffset
-        for _ in 0..<self.objectCount {
-            let offset = Self.bigEndian(self.bytes, at: position, width: width)
-            guard offset >= 8, offset < end else {
-                throw PropertyListError(
-                    .invalidOffset,
-                    offset: position,
-                    reason: "object offset \(offset) is outside the object area 8..<\(end)"
-                )
+        let count = self.objectCount
+        let start = self.offsetTableOffset
+        let bad = self.bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var position = start
+            for _ in 0..<count {
+                let offset = ObjectHeader.bigEndian(buffer, at: position, width: width)
+                if offset < 8 || offset >= end { return position }
+                position &+= width
             }
-            position &+= width
+            return nil
+        }
+        if let position = bad {
+            let offset = Self.bigEndian(self.bytes, at: position, width: width)
+            throw PropertyListError(
+                .invalidOffset,
+                offset: position,
+                reason: "object offset \(offset) is outside the object area 8..<\(end)"
+            )
         }
     }
 

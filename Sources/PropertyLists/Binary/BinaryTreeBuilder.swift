@@ -73,14 +73,24 @@ internal struct BinaryTreeBuilder {
         case .date(let seconds): value = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .uid(let uid): value = .uid(UID(uid))
         case .data:
-            value = .data(Data(UnsafeBufferPointer(rebasing: self.buffer[header.payload..<(header.payload + header.count)])))
+            value = .data(
+                Data(UnsafeBufferPointer(rebasing: self.buffer[header.payload..<(header.payload + header.count)]))
+            )
         case .asciiString:
             value = .string(
-                try ObjectHeader.decodeString(self.buffer, range: header.payload..<(header.payload + header.count), isUTF16: false)
+                try ObjectHeader.decodeString(
+                    self.buffer,
+                    range: header.payload..<(header.payload + header.count),
+                    isUTF16: false
+                )
             )
         case .utf16String:
             value = .string(
-                try ObjectHeader.decodeString(self.buffer, range: header.payload..<(header.payload + 2 * header.count), isUTF16: true)
+                try ObjectHeader.decodeString(
+                    self.buffer,
+                    range: header.payload..<(header.payload + 2 * header.count),
+                    isUTF16: true
+                )
             )
         case .array:
             try self.enter(index, at: offset)

@@ -1,8 +1,238 @@
-// SCAFFOLD: replaced by the XML implementation.
-/// Writes XML property lists.
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Writes ``PropertyListValue``s as XML property lists, byte for byte as Foundation's
+/// `PropertyListSerialization` (CoreFoundation) writes them.
+///
+/// The output has the standard prolog, one tab of indentation per level, dictionary keys sorted by
+/// UTF-16 code units, `&`, `<` and `>` escaped in text, reals as C's `%.17g`, dates in whole UTC
+/// seconds (rounded down), and Base64 data in lines whose length shrinks with depth. A
+/// ``PropertyListValue/uid(_:)``, which Foundation cannot write, becomes the
+/// `<dict><key>CF$UID</key><integer>N</integer></dict>` that CoreFoundation's keyed archiver writes.
+///
+/// ```swift
+/// let xml = XMLPropertyListWriter().write(["name": "Tom", "lives": 9])
+/// ```
 public struct XMLPropertyListWriter: Sendable {
     /// Creates a writer.
     public init() {}
+
     /// Writes a whole XML property list.
-    public func write(_ value: PropertyListValue) -> [UInt8] { [] }
+    ///
+    /// - Parameter value: The top-level value.
+    /// - Returns: The document, in UTF-8.
+    /// - Complexity: O(*n* log *n*) in the size of the value; dictionary keys are sorted.
+    public func write(_ value: PropertyListValue) -> [UInt8] {
+        var emitter = XMLPlistEmitter()
+        emitter.output.reserveCapacity(1024)
+        emitter.append(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """
+        )
+        emitter.emit(value, depth: 0)
+        emitter.append("</plist>\n")
+        return emitter.output
+    }
+}
+
+/// The output buffer of one ``XMLPropertyListWriter/write(_:)`` call.
+private struct XMLPlistEmitter {
+    var output: [UInt8] = []
+
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        self.output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    mutating func indent(_ depth: Int) {
+        for _ in 0..<depth {
+            self.output.append(0x09)
+        }
+    }
+
+    mutating func emit(_ value: PropertyListValue, depth: Int) {
+        self.indent(depth)
+        switch value {
+        case .string(let string):
+            self.append("<string>")
+            self.appendEscaped(string)
+            self.append("</string>\n")
+        case .integer(let number):
+            self.append("<integer>")
+            if let negative = number.int64Value, negative < 0 {
+                self.output.append(UInt8(ascii: "-"))
+                XMLRealFormatter.appendDecimal(negative.magnitude, to: &self.output)
+            } else {
+                XMLRealFormatter.appendDecimal(number.uint64Value ?? 0, to: &self.output)
+            }
+            self.append("</integer>\n")
+        case .real(let number):
+            self.append("<real>")
+            XMLRealFormatter.append(number, to: &self.output)
+            self.append("</real>\n")
+        case .float(let number):
+            self.append("<real>")
+            XMLRealFormatter.append(Double(number), to: &self.output)
+            self.append("</real>\n")
+        case .bool(let flag):
+            if flag { self.append("<true/>\n") } else { self.append("<false/>\n") }
+        case .date(let date):
+            self.append("<date>")
+            self.appendDate(date.timeIntervalSinceReferenceDate)
+            self.append("</date>\n")
+        case .data(let data):
+            self.append("<data>\n")
+            data.withUnsafeBytes { XMLBase64.appendLines($0, depth: depth, to: &self.output) }
+            self.indent(depth)
+            self.append("</data>\n")
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                self.append("<array/>\n")
+                return
+            }
+            self.append("<array>\n")
+            for element in elements {
+                self.emit(element, depth: depth + 1)
+            }
+            self.indent(depth)
+            self.append("</array>\n")
+        case .dictionary(let dictionary):
+            guard !dictionary.isEmpty else {
+                self.append("<dict/>\n")
+                return
+            }
+            self.append("<dict>\n")
+            for index in Self.sortedIndices(dictionary) {
+                let entry = dictionary[index]
+                self.indent(depth + 1)
+                self.append("<key>")
+                self.appendEscaped(entry.key)
+                self.append("</key>\n")
+                self.emit(entry.value, depth: depth + 1)
+            }
+            self.indent(depth)
+            self.append("</dict>\n")
+        case .uid(let uid):
+            self.append("<dict>\n")
+            self.indent(depth + 1)
+            self.append("<key>CF$UID</key>\n")
+            self.indent(depth + 1)
+            self.append("<integer>")
+            XMLRealFormatter.appendDecimal(uid.rawValue, to: &self.output)
+            self.append("</integer>\n")
+            self.indent(depth)
+            self.append("</dict>\n")
+        }
+    }
+
+    /// Appends `string` as UTF-8 with `&`, `<` and `>` escaped; everything else is written as is.
+    mutating func appendEscaped(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") else {
+                    continue
+                }
+                self.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                switch byte {
+                case UInt8(ascii: "<"): self.append("&lt;")
+                case UInt8(ascii: ">"): self.append("&gt;")
+                default: self.append("&amp;")
+                }
+                runStart = index + 1
+            }
+            self.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+
+    /// Appends CoreFoundation's `%04d-%02d-%02dT%02d:%02d:%02dZ` for `time`.
+    mutating func appendDate(_ time: Double) {
+        let fields = XMLGregorianCalendar.coreFoundationFields(time)
+        self.appendPadded(fields.year, width: 4)
+        self.output.append(UInt8(ascii: "-"))
+        self.appendPadded(fields.month, width: 2)
+        self.output.append(UInt8(ascii: "-"))
+        self.appendPadded(fields.day, width: 2)
+        self.output.append(UInt8(ascii: "T"))
+        self.appendPadded(fields.hour, width: 2)
+        self.output.append(UInt8(ascii: ":"))
+        self.appendPadded(fields.minute, width: 2)
+        self.output.append(UInt8(ascii: ":"))
+        self.appendPadded(fields.second, width: 2)
+        self.output.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends `value` as `printf("%0*d", width, value)` does: zero-padded to `width` characters,
+    /// sign included.
+    private mutating func appendPadded(_ value: Int32, width: Int) {
+        let magnitude = UInt64(value.magnitude)
+        var digitCount = 1
+        var probe = magnitude
+        while probe >= 10 {
+            digitCount += 1
+            probe /= 10
+        }
+        if value < 0 { self.output.append(UInt8(ascii: "-")) }
+        let padding = width - digitCount - (value < 0 ? 1 : 0)
+        if padding > 0 { self.output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: padding)) }
+        XMLRealFormatter.appendDecimal(magnitude, to: &self.output)
+    }
+
+    /// The positions of `dictionary`'s entries in CoreFoundation's order: `CFStringCompare` with no
+    /// options, which compares UTF-16 code units.
+    static func sortedIndices(_ dictionary: PropertyListDictionary) -> [Int] {
+        var indices = Array(dictionary.indices)
+        guard indices.count > 1 else { return indices }
+        indices.sort { Self.precedesInUTF16Order(dictionary[$0].key, dictionary[$1].key) }
+        return indices
+    }
+
+    /// Whether `lhs` sorts before `rhs` by UTF-16 code units.
+    ///
+    /// UTF-8 byte order equals scalar order, which differs from UTF-16 order only between a
+    /// supplementary scalar (4-byte UTF-8, a surrogate pair in UTF-16) and one in U+E000...U+FFFF;
+    /// that case is decided by the lead bytes of the first differing scalar.
+    static func precedesInUTF16Order(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                let common = min(left.count, right.count)
+                var index = 0
+                while index < common, left[index] == right[index] {
+                    index += 1
+                }
+                guard index < common else { return left.count < right.count }
+                var scalarStart = index
+                while scalarStart > 0, left[scalarStart] & 0xC0 == 0x80 {
+                    scalarStart -= 1
+                }
+                let leftLead = left[scalarStart]
+                let rightLead = right[scalarStart]
+                if leftLead >= 0xF0, rightLead == 0xEE || rightLead == 0xEF { return true }
+                if rightLead >= 0xF0, leftLead == 0xEE || leftLead == 0xEF { return false }
+                return left[index] < right[index]
+            }
+        }
+    }
 }

@@ -1,0 +1,103 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import PropertyLists
+
+/// `karchive convert`: rewrites property lists as binary, XML or JSON.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert property lists to binary, XML or JSON.",
+        discussion: """
+            JSON output maps the kinds JSON lacks to one-entry objects: {"$data": "<base64>"}, \
+            {"$date": "2022-07-25T16:03:35.615284Z"}, {"$uid": 1}, and {"$real": "nan"} for \
+            non-finite reals. Without -o, output goes to standard output.
+
+            Examples:
+              karchive convert Examples/cat.plist --to xml
+              karchive convert Examples/cat.plist --to json --compact
+              karchive convert cat.xml --to binary -o cat.plist
+            """
+    )
+
+    /// The formats `convert` writes.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case binary
+        case xml
+        case json
+    }
+
+    /// The layout of JSON output.
+    enum JSONStyle: String, EnumerableFlag {
+        case pretty
+        case compact
+
+        static func help(for value: JSONStyle) -> ArgumentHelp? {
+            switch value {
+            case .pretty: return "Indent JSON output (the default)."
+            case .compact: return "Write JSON output on one line."
+            }
+        }
+    }
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: ArgumentHelp("The format to write.", valueName: "format"))
+    var to: Format
+
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")
+    )
+    var output: String?
+
+    @Flag var jsonStyle: JSONStyle?
+
+    @Flag(help: "Sort JSON object keys by code point instead of keeping their stored order.")
+    var sortKeys = false
+
+    func validate() throws {
+        if self.output != nil, self.input.files.count > 1 {
+            throw ValidationError("--output needs exactly one input file, but \(self.input.files.count) were given.")
+        }
+        if self.to != .json, self.jsonStyle != nil || self.sortKeys {
+            throw ValidationError("--pretty, --compact and --sort-keys apply only to --to json.")
+        }
+    }
+
+    func run() throws {
+        let console = Console.current
+        try self.input.forEachPropertyList { parsed in
+            let bytes = self.render(parsed.value)
+            if let output = self.output, output != "-" {
+                try FileIO.writeFile(bytes, atPath: output)
+            } else {
+                try console.output(bytes)
+            }
+        }
+    }
+
+    /// The bytes written for one property list. JSON ends with a newline; the property list formats
+    /// are written exactly as the library produces them.
+    func render(_ value: PropertyListValue) -> [UInt8] {
+        switch self.to {
+        case .binary:
+            return Array(value.serialized(as: .binary))
+        case .xml:
+            return Array(value.serialized(as: .xml))
+        case .json:
+            var formatting: PropertyListJSONWriter.OutputFormatting = []
+            if self.jsonStyle != .compact { formatting.insert(.prettyPrinted) }
+            if self.sortKeys { formatting.insert(.sortedKeys) }
+            return PropertyListJSONWriter(outputFormatting: formatting).write(value) + [UInt8(ascii: "\n")]
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+import Android
+#endif
+
+/// A failed file operation: the path and the operating system's reason, such as
+/// `No such file or directory`.
+struct FileError: Error, Hashable, CustomStringConvertible {
+    /// The path as the user wrote it, or `<stdin>` or `<stdout>`.
+    var path: String
+    /// The `errno` value.
+    var code: Int32
+
+    /// The operating system's description of ``code``.
+    var description: String {
+        String(cString: strerror(self.code))
+    }
+}
+
+/// Reading and writing whole files with POSIX calls, so failures carry a plain `errno` message.
+enum FileIO {
+    /// The file descriptor of standard input.
+    static let standardInput: Int32 = 0
+    /// The file descriptor of standard output.
+    static let standardOutput: Int32 = 1
+    /// The file descriptor of standard error.
+    static let standardError: Int32 = 2
+
+    /// Reads the whole file at `path`.
+    static func readFile(atPath path: String) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
+        defer { _ = close(descriptor) }
+        return try readAll(from: descriptor, name: path)
+    }
+
+    /// Reads from `descriptor` until the end of the file.
+    static func readAll(from descriptor: Int32, name: String) throws(FileError) -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: name, code: errno)
+            }
+            if count == 0 { return result }
+            result.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Creates or replaces the file at `path` with `bytes`.
+    static func writeFile(_ bytes: [UInt8], atPath path: String) throws(FileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
+        do {
+            try writeAll(bytes, to: descriptor, name: path)
+        } catch {
+            _ = close(descriptor)
+            throw error
+        }
+        guard close(descriptor) == 0 else { throw FileError(path: path, code: errno) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, name: String) throws(FileError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: name, code: errno)
+            }
+            written += count
+        }
+    }
+}
