@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
+        .library(name: "KeyedArchiving", targets: ["KeyedArchiving"]),
         .executable(name: "karchive", targets: ["karchive"]),
     ],
     dependencies: [
@@ -27,12 +28,14 @@ let package = Package(
     targets: [
         // Libraries, lowest layer first. The core uses the toolchain only.
         .target(name: "PropertyLists"),
+        .target(name: "KeyedArchiving", dependencies: ["PropertyLists"]),
 
         // Command-line tool: argument parsing and printing only; format logic lives in the libraries.
         .executableTarget(
             name: "karchive",
             dependencies: [
                 "PropertyLists",
+                "KeyedArchiving",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +45,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "PropertyLists",
+                "KeyedArchiving",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/TestSupport",
@@ -54,6 +58,10 @@ let package = Package(
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "KeyedArchivingTests",
+            dependencies: ["KeyedArchiving", "TestSupport"]
         ),
         .testTarget(
             name: "karchiveTests",

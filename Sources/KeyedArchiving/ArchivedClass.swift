@@ -1,0 +1,80 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import PropertyLists
+
+/// A class description in a keyed archive: the `{$classname, $classes}` dictionary an object's
+/// `$class` points to.
+public struct ArchivedClass: Hashable, Sendable, CustomStringConvertible {
+    /// The class name, such as `NSArray` or `Cat`.
+    public var name: String
+    /// The class and its superclasses, most specific first, such as `["NSMutableArray", "NSArray", "NSObject"]`.
+    public var classes: [String]
+    /// Alternative class names an unarchiver may use (`$classhints`), if any.
+    public var hints: [String]?
+
+    /// Creates a class description.
+    /// - Parameters:
+    ///   - name: The class name.
+    ///   - classes: The class chain, most specific first. Defaults to `[name, "NSObject"]`.
+    ///   - hints: Alternative class names.
+    public init(name: String, classes: [String]? = nil, hints: [String]? = nil) {
+        self.name = name
+        self.classes = classes ?? (name == "NSObject" ? [name] : [name, "NSObject"])
+        self.hints = hints
+    }
+
+    /// Reads a class dictionary.
+    /// - Throws: ``KeyedArchiveError/Code/invalidClass`` if it lacks a string `$classname` or an array of strings `$classes`.
+    public init(propertyList: PropertyListValue, uid: UID? = nil) throws(KeyedArchiveError) {
+        guard case .dictionary(let dictionary) = propertyList,
+            case .string(let name)? = dictionary["$classname"]
+        else {
+            throw KeyedArchiveError(.invalidClass, uid: uid, reason: "no $classname string")
+        }
+        var classes: [String] = []
+        if let chain = dictionary["$classes"] {
+            guard case .array(let elements) = chain else {
+                throw KeyedArchiveError(.invalidClass, uid: uid, reason: "$classes is not an array")
+            }
+            for element in elements {
+                guard case .string(let className) = element else {
+                    throw KeyedArchiveError(.invalidClass, uid: uid, reason: "$classes holds a non-string")
+                }
+                classes.append(className)
+            }
+        } else {
+            classes = [name]
+        }
+        var hints: [String]?
+        if case .array(let elements)? = dictionary["$classhints"] {
+            hints = elements.compactMap(\.stringValue)
+        }
+        self.init(name: name, classes: classes, hints: hints)
+    }
+
+    /// The class dictionary as stored in `$objects`.
+    public var propertyList: PropertyListValue {
+        var dictionary: PropertyListDictionary = [
+            "$classname": .string(self.name),
+            "$classes": .array(self.classes.map(PropertyListValue.string)),
+        ]
+        if let hints { dictionary["$classhints"] = .array(hints.map(PropertyListValue.string)) }
+        return .dictionary(dictionary)
+    }
+
+    /// Whether this class is `name` or inherits from it.
+    public func isKind(of name: String) -> Bool {
+        self.name == name || self.classes.contains(name)
+    }
+
+    /// The class name.
+    public var description: String { self.name }
+}

@@ -1,0 +1,102 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import PropertyLists
+
+/// An error thrown when a keyed archive's object graph is malformed.
+///
+/// Compare errors by ``code``; the UID, reason and underlying error are diagnostics. The Codable
+/// layer wraps these in `DecodingError` with the coding path.
+public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public var code: Code
+    /// The object the failure concerns, when there is one.
+    public var uid: UID?
+    /// A human-readable explanation.
+    public var reason: String
+    /// The property list error beneath this one, for ``Code/malformedPropertyList``.
+    public var underlying: PropertyListError?
+
+    /// Creates an error.
+    public init(_ code: Code, uid: UID? = nil, reason: String = "", underlying: PropertyListError? = nil) {
+        self.code = code
+        self.uid = uid
+        self.reason = reason
+        self.underlying = underlying
+    }
+
+    /// Errors are equal when their codes are equal.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(self.code) }
+
+    /// A one-line summary: the code, the object, and why.
+    public var description: String {
+        var text = "KeyedArchiveError.\(self.code)"
+        if let uid { text += " at \(uid)" }
+        if !self.reason.isEmpty { text += ": \(self.reason)" }
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+}
+
+extension KeyedArchiveError {
+    /// The kind of a ``KeyedArchiveError``. New codes may be added in minor releases.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case malformedPropertyList
+            case notAnArchive
+            case unsupportedArchiver
+            case unsupportedVersion
+            case invalidObjects
+            case invalidTop
+            case missingKey
+            case invalidReference
+            case missingClass
+            case invalidClass
+            case unexpectedObject
+            case cyclicReference
+            case depthLimitExceeded
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The bytes are not a well-formed property list; see ``KeyedArchiveError/underlying``.
+        public static let malformedPropertyList = Code(.malformedPropertyList)
+        /// The property list is not a dictionary with `$archiver`, `$version`, `$top` and `$objects`.
+        public static let notAnArchive = Code(.notAnArchive)
+        /// `$archiver` names an archiver other than `NSKeyedArchiver`.
+        public static let unsupportedArchiver = Code(.unsupportedArchiver)
+        /// `$version` is not 100000.
+        public static let unsupportedVersion = Code(.unsupportedVersion)
+        /// `$objects` is not an array starting with `$null`.
+        public static let invalidObjects = Code(.invalidObjects)
+        /// `$top` is not a dictionary of UIDs.
+        public static let invalidTop = Code(.invalidTop)
+        /// A top-level key that was asked for is absent.
+        public static let missingKey = Code(.missingKey)
+        /// A UID is not an index of `$objects`.
+        public static let invalidReference = Code(.invalidReference)
+        /// An object dictionary has no `$class`.
+        public static let missingClass = Code(.missingClass)
+        /// A `$class` reference does not lead to a `$classname`/`$classes` dictionary.
+        public static let invalidClass = Code(.invalidClass)
+        /// An object does not have the shape its class or its use requires.
+        public static let unexpectedObject = Code(.unexpectedObject)
+        /// An object contains itself where a value cannot.
+        public static let cyclicReference = Code(.cyclicReference)
+        /// Objects nest deeper than the configured limit.
+        public static let depthLimitExceeded = Code(.depthLimitExceeded)
+
+        /// The code's name, such as `invalidReference`.
+        public var description: String { self.base.rawValue }
+    }
+}
