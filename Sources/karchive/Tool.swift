@@ -30,4 +30,22 @@ struct Tool: ParsableCommand {
         version: "0.1.0",
         subcommands: [DumpCommand.self, ConvertCommand.self]
     )
+
+    /// The exit status for a usage error: 2, as POSIX tools use (ArgumentParser's default is 64).
+    static let usageErrorStatus: Int32 = 2
+
+    /// Runs the tool: exit status 2 on a usage error, 1 when an input fails, 0 otherwise.
+    static func main() {
+        do {
+            var command = try Self.parseAsRoot()
+            try command.run()
+        } catch {
+            if Self.exitCode(for: error) == .validationFailure {
+                // ArgumentParser's message for a usage error already ends with the usage text.
+                try? Console.current.standardError.write(Array((Self.fullMessage(for: error) + "\n").utf8))
+                Self.exit(withError: ExitCode(Self.usageErrorStatus))
+            }
+            Self.exit(withError: error)
+        }
+    }
 }

@@ -54,7 +54,9 @@ enum XMLFoundationOracle {
             return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
         case .array(let elements): return .array(elements.map(Self.expectedAfterXMLRoundTrip))
         case .dictionary(let dictionary):
-            return .dictionary(PropertyListDictionary(dictionary.map { ($0.key, Self.expectedAfterXMLRoundTrip($0.value)) }))
+            return .dictionary(
+                PropertyListDictionary(dictionary.map { ($0.key, Self.expectedAfterXMLRoundTrip($0.value)) })
+            )
         default: return value
         }
     }
@@ -123,7 +125,9 @@ struct XMLTestRandom {
         case 6: return .data(Data((0..<self.below(120)).map { _ in UInt8(truncatingIfNeeded: self.next()) }))
         case 7, 8: return .array((0..<self.below(5)).map { _ in self.value(depth: depth - 1) })
         default:
-            return .dictionary(PropertyListDictionary((0..<self.below(6)).map { _ in (self.string(), self.value(depth: depth - 1)) }))
+            return .dictionary(
+                PropertyListDictionary((0..<self.below(6)).map { _ in (self.string(), self.value(depth: depth - 1)) })
+            )
         }
     }
 }

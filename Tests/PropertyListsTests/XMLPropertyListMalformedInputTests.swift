@@ -10,8 +10,8 @@
 
 import Foundation
 import PropertyLists
-import Testing
 import TestSupport
+import Testing
 
 /// One malformed document and the error code reading it must fail with.
 struct MalformedXMLCase: Sendable, CustomTestStringConvertible {
@@ -46,7 +46,9 @@ struct MalformedXMLCase: Sendable, CustomTestStringConvertible {
         } catch {
             #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
             #expect(error.offset != nil && error.line != nil, sourceLocation: sourceLocation)
-            if let offset = error.offset { #expect(offset >= 0 && offset <= bytes.count, sourceLocation: sourceLocation) }
+            if let offset = error.offset {
+                #expect(offset >= 0 && offset <= bytes.count, sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -86,13 +88,25 @@ struct MalformedXMLCase: Sendable, CustomTestStringConvertible {
         .init("key in array", Self.document("<array><key>a</key></array>"), .unexpectedElement),
         .init("key at top level", Self.document("<key>a</key>"), .unexpectedElement),
         .init("dict value without key", Self.document("<dict><true/></dict>"), .unexpectedElement),
-        .init("dict container without key", Self.document("<dict><key>a</key><true/><array/></dict>"), .unexpectedElement),
+        .init(
+            "dict container without key",
+            Self.document("<dict><key>a</key><true/><array/></dict>"),
+            .unexpectedElement
+        ),
         .init("key without value", Self.document("<dict><key>a</key></dict>"), .malformedXML),
         .init("key after key", Self.document("<dict><key>a</key><key>b</key><true/></dict>"), .malformedXML),
         .init("negative CF$UID", Self.document("<dict><key>CF$UID</key><integer>-1</integer></dict>"), .invalidUID),
         // Prolog.
-        .init("UTF-16 declared", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist><true/></plist>", .unsupportedEncoding),
-        .init("Latin-1 declared", "<?xml version='1.0' encoding='ISO-8859-1'?><plist><true/></plist>", .unsupportedEncoding),
+        .init(
+            "UTF-16 declared",
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist><true/></plist>",
+            .unsupportedEncoding
+        ),
+        .init(
+            "Latin-1 declared",
+            "<?xml version='1.0' encoding='ISO-8859-1'?><plist><true/></plist>",
+            .unsupportedEncoding
+        ),
         .init("misplaced declaration", "<plist><?xml version='1.0'?><true/></plist>", .invalidHeader),
         .init("two DOCTYPEs", "<!DOCTYPE plist><!DOCTYPE plist><plist><true/></plist>", .invalidHeader),
         .init("malformed declaration", "<?xml version?><plist><true/></plist>", .invalidHeader),
@@ -126,9 +140,21 @@ struct MalformedXMLCase: Sendable, CustomTestStringConvertible {
         .init("reference with bad digits", Self.document("<string>&#xZZ;</string>"), .invalidEntity),
         .init("uppercase X reference", Self.document("<string>&#X41;</string>"), .invalidEntity),
         // UTF-8.
-        .init("invalid byte", Array("<plist><string>a".utf8) + [0xFF] + Array("</string></plist>".utf8), .invalidString),
-        .init("overlong form", Array("<plist><string>".utf8) + [0xC0, 0xAF] + Array("</string></plist>".utf8), .invalidString),
-        .init("surrogate", Array("<plist><string>".utf8) + [0xED, 0xA0, 0x80] + Array("</string></plist>".utf8), .invalidString),
+        .init(
+            "invalid byte",
+            Array("<plist><string>a".utf8) + [0xFF] + Array("</string></plist>".utf8),
+            .invalidString
+        ),
+        .init(
+            "overlong form",
+            Array("<plist><string>".utf8) + [0xC0, 0xAF] + Array("</string></plist>".utf8),
+            .invalidString
+        ),
+        .init(
+            "surrogate",
+            Array("<plist><string>".utf8) + [0xED, 0xA0, 0x80] + Array("</string></plist>".utf8),
+            .invalidString
+        ),
         .init("truncated sequence", Array("<plist><string>".utf8) + [0xE2, 0x82], .invalidString),
         .init("invalid byte in comment", Array("<!-- ".utf8) + [0x80] + Array(" --><true/>".utf8), .invalidString),
     ]
@@ -138,7 +164,10 @@ struct MalformedXMLCase: Sendable, CustomTestStringConvertible {
         self.expectFailure(testCase.bytes, testCase.code)
     }
 
-    @Test(arguments: ["12a", "", " ", "0x", "1.5", "- 1", "1 2", "0b1", "&#49;", "18446744073709551616", "-9223372036854775809", "0x10000000000000000"])
+    @Test(arguments: [
+        "12a", "", " ", "0x", "1.5", "- 1", "1 2", "0b1", "&#49;", "18446744073709551616", "-9223372036854775809",
+        "0x10000000000000000",
+    ])
     func badIntegersAreInvalidInteger(_ text: String) {
         self.expectFailure(Array(Self.document("<integer>\(text)</integer>").utf8), .invalidInteger)
     }
@@ -153,7 +182,7 @@ struct MalformedXMLCase: Sendable, CustomTestStringConvertible {
         "1900-02-29T00:00:00Z", "2001-04-31T00:00:00Z", "2001-01-00T00:00:00Z", "2001-01-01T24:00:00Z",
         "2001-01-01T00:60:00Z", "2001-01-01T00:00:61Z", "2001-1-01T00:00:00Z", "garbage", "",
         "2001-01-01T00:00:00+01:00", "2001-01-01T00:00Z", "2001-01-01T00:00:00.Z", "2001-01-01T00:00:00ZZ",
-        "1234567890123-01-01T00:00:00Z",
+        "1234567890123-01-01T00:00:00Z", "2001-01-02", "2001-01-01T00:01:00", "2001-01-01 00:00:00Z",
     ])
     func badDatesAreInvalidDate(_ text: String) {
         self.expectFailure(Array(Self.document("<date>\(text)</date>").utf8), .invalidDate)
@@ -168,7 +197,11 @@ struct MalformedXMLCase: Sendable, CustomTestStringConvertible {
         let limits = PropertyListLimits(maximumDepth: 3)
         let four = String(repeating: "<array>", count: 4) + String(repeating: "</array>", count: 4)
         self.expectFailure(Array(four.utf8), .depthLimitExceeded, limits: limits)
-        self.expectFailure(Array("<array><dict><key>k</key><array><dict/></array></dict></array>".utf8), .depthLimitExceeded, limits: limits)
+        self.expectFailure(
+            Array("<array><dict><key>k</key><array><dict/></array></dict></array>".utf8),
+            .depthLimitExceeded,
+            limits: limits
+        )
         self.expectFailure(Array("<array/>".utf8), .depthLimitExceeded, limits: PropertyListLimits(maximumDepth: 0))
     }
 

@@ -85,7 +85,9 @@ import Testing
             "b", "B", "a", "A", "_", "é", "\u{1F600}", "\u{E000}", "\u{FFFD}", "\u{FF21}", "ab", "", "Z", "z", "10",
             "9", "\u{0}", "\u{7F}", "\u{80}", "a\u{0}b", "a\u{0}", "\u{10FFFF}", "\u{10000}", "\u{D7FF}", "中",
         ]
-        let dictionary = PropertyListDictionary(keys.enumerated().map { ($0.element, .integer(PropertyListInteger(Int64($0.offset)))) })
+        let dictionary = PropertyListDictionary(
+            keys.enumerated().map { ($0.element, .integer(PropertyListInteger(Int64($0.offset)))) }
+        )
         try self.expectFoundationBytes(.dictionary(dictionary))
     }
 
@@ -93,7 +95,8 @@ import Testing
         #expect(self.body(.date(Date(timeIntervalSinceReferenceDate: 1.75))) == "<date>2001-01-01T00:00:01Z</date>")
         #expect(self.body(.date(Date(timeIntervalSinceReferenceDate: -1.25))) == "<date>2000-12-31T23:59:58Z</date>")
         let times: [Double] = [
-            0, 1.75, -1.25, -1e-300, 1e-300, -.leastNonzeroMagnitude, -978_307_200, 59.999_999_999_999_99, -0.0, 1e11, -1e11, 1e12,
+            0, 1.75, -1.25, -1e-300, 1e-300, -.leastNonzeroMagnitude, -978_307_200, 59.999_999_999_999_99, -0.0, 1e11,
+            -1e11, 1e12,
             -1e12, -63e9, -64e9, -63.5e9, -62_135_596_800, -62_135_596_801, 1e15, -1e15, 1e17, -1e17, 6.7e16, -6.7e16,
             1e18, -1e18, 9.2e18, 7.9e23, 8e23, -7.9e23, -8e23, 1e20, -1e20, 1e30, -1e30, .greatestFiniteMagnitude,
             -.greatestFiniteMagnitude, .nan, .infinity, -.infinity,
@@ -121,7 +124,9 @@ import Testing
     @Test(arguments: [0, 1, 2, 7, 8, 9, 10, 12])
     func dataLinesMatchFoundationAtDepth(_ depth: Int) throws {
         var elements: [PropertyListValue] = []
-        for length in [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 36, 47, 48, 50, 51, 56, 57, 58, 59, 60, 114, 115, 200, 1000] {
+        for length in [
+            0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 36, 47, 48, 50, 51, 56, 57, 58, 59, 60, 114, 115, 200, 1000,
+        ] {
             elements.append(.data(Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })))
         }
         guard depth > 0 else {

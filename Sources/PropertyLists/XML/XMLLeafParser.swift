@@ -178,9 +178,9 @@ enum XMLLeafParser {
     /// An ISO 8601 UTC date as CoreFoundation writes it, `YYYY-MM-DDTHH:MM:SSZ`, as seconds since
     /// 2001-01-01T00:00:00Z.
     ///
-    /// Also accepted, as CoreFoundation reads them: a negative or longer year (`-002`, `10000`),
-    /// fractional seconds, a missing `Z`, and a date without a time. Fields are checked against
-    /// the proleptic Gregorian calendar; a second of 60 is allowed for a leap second.
+    /// Also accepted: a negative or longer year (`-002`, `10000`), as Foundation writes for dates
+    /// outside years 0...9999, and fractional seconds. The fields are checked against the proleptic
+    /// Gregorian calendar; a second of 60 is allowed for a leap second.
     static func date(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         let text = Self.trimmed(text)
         var index = 0
@@ -197,25 +197,20 @@ enum XMLLeafParser {
         guard let month = Self.field(text, &index, after: UInt8(ascii: "-")),
             let day = Self.field(text, &index, after: UInt8(ascii: "-"))
         else { return nil }
-        var hour: Int64 = 0
-        var minute: Int64 = 0
-        var second: Int64 = 0
+        guard let hour = Self.field(text, &index, after: UInt8(ascii: "T")),
+            let minute = Self.field(text, &index, after: UInt8(ascii: ":")),
+            let second = Self.field(text, &index, after: UInt8(ascii: ":"))
+        else { return nil }
         var fraction = 0.0
-        if index < text.count, text[index] == UInt8(ascii: "T") {
-            guard let parsedHour = Self.field(text, &index, after: UInt8(ascii: "T")),
-                let parsedMinute = Self.field(text, &index, after: UInt8(ascii: ":")),
-                let parsedSecond = Self.field(text, &index, after: UInt8(ascii: ":"))
+        if index < text.count, text[index] == UInt8(ascii: ".") {
+            let digits = Self.countDigits(text, from: index + 1)
+            guard digits > 0, let value = Double(String(decoding: text[index..<index + 1 + digits], as: UTF8.self))
             else { return nil }
-            (hour, minute, second) = (parsedHour, parsedMinute, parsedSecond)
-            if index < text.count, text[index] == UInt8(ascii: ".") {
-                let digits = Self.countDigits(text, from: index + 1)
-                guard digits > 0, let value = Double(String(decoding: text[index..<index + 1 + digits], as: UTF8.self))
-                else { return nil }
-                fraction = value
-                index += 1 + digits
-            }
-            if index < text.count, text[index] == UInt8(ascii: "Z") { index += 1 }
+            fraction = value
+            index += 1 + digits
         }
+        guard index < text.count, text[index] == UInt8(ascii: "Z") else { return nil }
+        index += 1
         guard index == text.count, (1...12).contains(month),
             day >= 1, day <= XMLGregorianCalendar.daysInMonth(month, year: year),
             hour <= 23, minute <= 59, second <= 60
@@ -226,7 +221,8 @@ enum XMLLeafParser {
     }
 
     /// Two digits after `separator` at `index`.
-    private static func field(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int, after separator: UInt8) -> Int64? {
+    private static func field(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int, after separator: UInt8) -> Int64?
+    {
         guard text.count - index >= 3, text[index] == separator else { return nil }
         let tens = text[index + 1] &- UInt8(ascii: "0")
         let ones = text[index + 2] &- UInt8(ascii: "0")

@@ -101,7 +101,9 @@ private struct XMLPropertyListParser {
         let root = try self.scanner.readStartTag()
         let value: PropertyListValue
         if root.element == .plist {
-            guard !root.isEmpty else { throw self.scanner.error(.malformedXML, at: root.offset, "<plist/> has no value") }
+            guard !root.isEmpty else {
+                throw self.scanner.error(.malformedXML, at: root.offset, "<plist/> has no value")
+            }
             try self.scanner.skipMisc()
             guard !self.scanner.hasPrefix("</", at: self.scanner.position) else {
                 throw self.scanner.error(.malformedXML, at: self.scanner.position, "<plist> has no value")
@@ -197,7 +199,8 @@ private struct XMLPropertyListParser {
                 let value = self.scanner.slice(valueStart..<valueEnd)
                 let isUTF8 =
                     value.count == 5 && value[0] | 0x20 == UInt8(ascii: "u") && value[1] | 0x20 == UInt8(ascii: "t")
-                    && value[2] | 0x20 == UInt8(ascii: "f") && value[3] == UInt8(ascii: "-") && value[4] == UInt8(ascii: "8")
+                    && value[2] | 0x20 == UInt8(ascii: "f") && value[3] == UInt8(ascii: "-")
+                    && value[4] == UInt8(ascii: "8")
                 guard isUTF8 else {
                     let text = String(decoding: value, as: UTF8.self)
                     throw self.scanner.error(.unsupportedEncoding, at: valueStart, "encoding \"\(text)\" is not UTF-8")
@@ -264,7 +267,11 @@ private struct XMLPropertyListParser {
                     guard !stack.isEmpty else { return value }
                     if stack[stack.count - 1].isDictionary {
                         guard let key = stack[stack.count - 1].key else {
-                            throw self.scanner.error(.unexpectedElement, at: completedOffset, "a <dict> value has no <key>")
+                            throw self.scanner.error(
+                                .unexpectedElement,
+                                at: completedOffset,
+                                "a <dict> value has no <key>"
+                            )
                         }
                         stack[stack.count - 1].entries.append((key, value))
                         stack[stack.count - 1].key = nil
@@ -320,7 +327,8 @@ private struct XMLPropertyListParser {
         if tag.element == .string {
             return .string(tag.isEmpty ? "" : try self.scanner.readText(of: tag, scratch: &self.scratch))
         }
-        let range = tag.isEmpty ? self.scanner.position..<self.scanner.position : try self.scanner.readPlainContent(of: tag)
+        let range =
+            tag.isEmpty ? self.scanner.position..<self.scanner.position : try self.scanner.readPlainContent(of: tag)
         let text = self.scanner.slice(range)
         switch tag.element {
         case .true, .false:
@@ -330,7 +338,11 @@ private struct XMLPropertyListParser {
             return .bool(tag.element == .true)
         case .integer:
             guard let number = XMLLeafParser.integer(text) else {
-                throw self.scanner.error(.invalidInteger, at: range.lowerBound, "not an integer in Int64.min...UInt64.max")
+                throw self.scanner.error(
+                    .invalidInteger,
+                    at: range.lowerBound,
+                    "not an integer in Int64.min...UInt64.max"
+                )
             }
             return .integer(number)
         case .real:

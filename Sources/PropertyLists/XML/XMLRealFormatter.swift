@@ -165,7 +165,9 @@ enum XMLRealFormatter {
 /// Large enough for every `Double` scaled to 17 digits (at most about 1,190 bits).
 private struct XMLBigUnsigned {
     static let capacity = 40
-    static let powersOfTen: [UInt32] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+    static let powersOfTen: [UInt32] = [
+        1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+    ]
 
     var storage: UnsafeMutableBufferPointer<UInt32>
     var count: Int

@@ -49,7 +49,10 @@ extension XMLScanner {
     }
 
     /// The scalar a character reference (`#65` or `#x41`, without `&` and `;`) names.
-    private func characterReference(_ name: UnsafeBufferPointer<UInt8>, at start: Int) throws(PropertyListError)
+    private func characterReference(
+        _ name: UnsafeBufferPointer<UInt8>,
+        at start: Int
+    ) throws(PropertyListError)
         -> UInt32
     {
         let isHex = name.count > 1 && name[1] == UInt8(ascii: "x")

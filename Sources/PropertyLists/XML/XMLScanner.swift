@@ -81,7 +81,12 @@ struct XMLScanner {
     }
 
     /// The error for input that ends inside `what`, which began at `offset`.
-    func truncated(_ what: String, startedAt offset: Int, file: String = #fileID, sourceLine: UInt = #line)
+    func truncated(
+        _ what: String,
+        startedAt offset: Int,
+        file: String = #fileID,
+        sourceLine: UInt = #line
+    )
         -> PropertyListError
     {
         let line = self.error(.truncated, at: offset, "", file: file, sourceLine: sourceLine).line ?? 1
