@@ -8,12 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+public import PropertyLists
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import PropertyLists
 
 /// The object graph of an `NSKeyedArchiver` archive: `$archiver`, `$version`, `$top` and `$objects`.
 ///
@@ -78,7 +79,10 @@ public struct KeyedArchive: Hashable, Sendable {
     /// - Throws: ``KeyedArchiveError`` if the value is not a keyed archive.
     public init(propertyList: PropertyListValue) throws(KeyedArchiveError) {
         guard case .dictionary(let root) = propertyList else {
-            throw KeyedArchiveError(.notAnArchive, reason: "the top level is a \(propertyList.kindName), not a dictionary")
+            throw KeyedArchiveError(
+                .notAnArchive,
+                reason: "the top level is a \(propertyList.kindName), not a dictionary"
+            )
         }
         guard let archiver = root["$archiver"] else {
             throw KeyedArchiveError(.notAnArchive, reason: "no $archiver key")
@@ -136,7 +140,8 @@ public struct KeyedArchive: Hashable, Sendable {
     /// (strings, numbers, data, `$null`).
     /// - Throws: ``KeyedArchiveError`` if a dictionary has no `$class` UID or it does not lead to a
     ///   class dictionary.
-    public func archivedClass(of object: PropertyListValue, uid: UID? = nil) throws(KeyedArchiveError) -> ArchivedClass? {
+    public func archivedClass(of object: PropertyListValue, uid: UID? = nil) throws(KeyedArchiveError) -> ArchivedClass?
+    {
         guard case .dictionary(let dictionary) = object else { return nil }
         guard case .uid(let classUID)? = dictionary["$class"] else {
             throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class UID")
@@ -164,7 +169,8 @@ public struct KeyedArchive: Hashable, Sendable {
 
     /// Archives are equal when their top-level keys and object tables are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.objects == rhs.objects && lhs.topEntries.elementsEqual(rhs.topEntries) { $0.key == $1.key && $0.uid == $1.uid }
+        lhs.objects == rhs.objects
+            && lhs.topEntries.elementsEqual(rhs.topEntries) { $0.key == $1.key && $0.uid == $1.uid }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -69,7 +69,10 @@ import Testing
             (["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": "x"], .invalidObjects),
             (["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["x"]], .invalidObjects),
             (["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["$null"]], .invalidTop),
-            (["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["$null"], "$top": ["root": 1]], .invalidTop),
+            (
+                ["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["$null"], "$top": ["root": 1]],
+                .invalidTop
+            ),
         ]
         for (value, code) in cases {
             #expect(throws: KeyedArchiveError(code)) { try KeyedArchive(propertyList: value) }

@@ -46,7 +46,8 @@ import Testing
         }
     }
 
-    @Test(arguments: binaryFixtures)
+    /// Binary and XML fixtures alike.
+    @Test(arguments: Fixtures.appleFixtureNames)
     func seededByteFlipsThrowOrParseButNeverTrap(fixture: String) throws {
         let original = [UInt8](try Fixtures.apple(fixture))
         var rng = SplitMix64(seed: UInt64(fixture.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
