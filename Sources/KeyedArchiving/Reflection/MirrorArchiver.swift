@@ -1,0 +1,227 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import PropertyLists
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Archives any value — including types you do not own that are not `Codable` — from its `Mirror`,
+/// for inspection and export. One way only.
+///
+/// Stored properties become keyed fields, a class's superclass properties are included and its
+/// superclasses listed in `$classes`, collections become `NSArray`/`NSSet`/`NSDictionary`, and
+/// `String`, numbers, `Bool`, `Data`, `Date`, `UUID` and `URL` are stored the way
+/// ``KeyedArchiveEncoder`` stores them. A class instance reachable twice is stored once, and a
+/// reference cycle is stored as the cycle it is.
+///
+/// There is no matching decoder, on purpose: a `Mirror` can read a value but cannot create one,
+/// and building instances from archived names is what made `NSKeyedUnarchiver` an attack surface.
+/// To read values back, make the type `Codable` or ``ArchiveCoding``.
+///
+/// ```swift
+/// let data = MirrorArchiver().encode(someLibraryObject)
+/// // karchive dump, or KeyedArchive(parsing: data), shows what it holds.
+/// ```
+public struct MirrorArchiver: Sendable {
+    /// The property list format to produce. Defaults to ``PropertyListFormat/binary``.
+    public var outputFormat: PropertyListFormat = .binary
+    /// The deepest nesting followed; deeper values are stored as `$null`. Defaults to 512.
+    public var maximumDepth = 512
+
+    /// Creates an archiver.
+    public init() {}
+
+    /// Archives `value` as the root object.
+    public func encode(_ value: Any) -> Data {
+        self.archive(value).serialized(as: self.outputFormat)
+    }
+
+    /// Archives `value` as the root object, as an archive model.
+    public func archive(_ value: Any) -> KeyedArchive {
+        var session = MirrorArchivingSession(maximumDepth: self.maximumDepth)
+        let root = session.object(value, depth: 0)
+        return KeyedArchive(top: [("root", root)], objects: session.table.objects)
+    }
+}
+
+/// One reflection pass over a value graph.
+private struct MirrorArchivingSession {
+    var table = ArchiveObjectTable()
+    let maximumDepth: Int
+    /// Class instances already given a UID, kept alive so their identifiers stay unique.
+    var instances: [ObjectIdentifier: (UID, AnyObject)] = [:]
+
+    init(maximumDepth: Int) {
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The UID of the object for `value`.
+    mutating func object(_ value: Any, depth: Int) -> UID {
+        if let leaf = Self.leaf(value) { return self.table.leaf(leaf) }
+        guard depth < self.maximumDepth else { return UID(0) }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return UID(0) }
+            return self.object(wrapped, depth: depth)
+        }
+        if let special = self.foundationObject(value) { return special }
+        if mirror.displayStyle == .enum, mirror.children.isEmpty {
+            // A case without payload is stored as its name.
+            return self.table.leaf(.string(String(describing: value)))
+        }
+        if mirror.displayStyle == .class {
+            let instance = value as AnyObject
+            let identifier = ObjectIdentifier(instance)
+            if let (uid, _) = self.instances[identifier] { return uid }
+            let uid = self.table.reserve()
+            self.instances[identifier] = (uid, instance)
+            self.fill(uid, mirror: mirror, type: type(of: value), depth: depth)
+            return uid
+        }
+        let uid = self.table.reserve()
+        self.fill(uid, mirror: mirror, type: type(of: value), depth: depth)
+        return uid
+    }
+
+    private mutating func fill(_ uid: UID, mirror: Mirror, type: Any.Type, depth: Int) {
+        // `$class` goes first; its UID is known only after the contents, as NSKeyedArchiver orders them.
+        var dictionary: PropertyListDictionary = ["$class": .uid(UID(0))]
+        let archivedClass: ArchivedClass
+        switch mirror.displayStyle {
+        case .collection:
+            dictionary["NS.objects"] = .array(mirror.children.map { .uid(self.object($0.value, depth: depth + 1)) })
+            archivedClass = ArchivedClass(name: "NSArray")
+        case .tuple where mirror.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }):
+            // An unlabelled tuple is a fixed-size list.
+            dictionary["NS.objects"] = .array(mirror.children.map { .uid(self.object($0.value, depth: depth + 1)) })
+            archivedClass = ArchivedClass(name: "NSArray")
+        case .set:
+            dictionary["NS.objects"] = .array(mirror.children.map { .uid(self.object($0.value, depth: depth + 1)) })
+            archivedClass = ArchivedClass(name: "NSSet")
+        case .dictionary:
+            var keys: [PropertyListValue] = []
+            var values: [PropertyListValue] = []
+            for child in mirror.children {
+                let pair = Array(Mirror(reflecting: child.value).children)
+                guard pair.count == 2 else { continue }
+                keys.append(.uid(self.object(pair[0].value, depth: depth + 1)))
+                values.append(.uid(self.object(pair[1].value, depth: depth + 1)))
+            }
+            dictionary["NS.keys"] = .array(keys)
+            dictionary["NS.objects"] = .array(values)
+            archivedClass = ArchivedClass(name: "NSDictionary")
+        case .enum:
+            // An enum case with a payload: its name, then the payload's values under their labels,
+            // or `_0`, `_1`… where unlabelled, as Codable's synthesized conformances name them.
+            if let payload = mirror.children.first {
+                dictionary["case"] = .uid(self.table.leaf(.string(payload.label ?? "")))
+                let payloadMirror = Mirror(reflecting: payload.value)
+                if payloadMirror.displayStyle == .tuple {
+                    for (index, element) in payloadMirror.children.enumerated() {
+                        let label = element.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? "_\(index)"
+                        dictionary[KeyedArchive.escapedKey(label)] = self.field(element.value, depth: depth + 1)
+                    }
+                } else {
+                    dictionary["_0"] = self.field(payload.value, depth: depth + 1)
+                }
+            }
+            archivedClass = ArchivedClass(name: Self.className(of: type))
+        default:
+            var chain = [Self.className(of: type)]
+            var current: Mirror? = mirror
+            while let level = current {
+                for (index, child) in level.children.enumerated() {
+                    let key = KeyedArchive.escapedKey(child.label ?? "$\(index)")
+                    if dictionary[key] == nil {
+                        dictionary[key] = self.field(child.value, depth: depth + 1)
+                    }
+                }
+                current = level.superclassMirror
+                if let superclass = current?.subjectType { chain.append(Self.className(of: superclass)) }
+            }
+            chain.append("NSObject")
+            archivedClass = ArchivedClass(name: chain[0], classes: chain)
+        }
+        dictionary["$class"] = .uid(self.table.classReference(archivedClass))
+        self.table.fill(uid, with: .dictionary(dictionary))
+    }
+
+    /// A field value: scalars inline, everything else by UID.
+    private mutating func field(_ value: Any, depth: Int) -> PropertyListValue {
+        if let leaf = Self.leaf(value) {
+            switch leaf {
+            case .string, .data: return .uid(self.table.leaf(leaf))
+            default: return leaf
+            }
+        }
+        return .uid(self.object(value, depth: depth))
+    }
+
+    private static func className(of type: Any.Type) -> String {
+        String(describing: type)
+    }
+
+    /// The property list value of a leaf: strings, numbers, Booleans and data.
+    private static func leaf(_ value: Any) -> PropertyListValue? {
+        switch value {
+        case let value as String: return .string(value)
+        case let value as Substring: return .string(String(value))
+        case let value as Bool: return .bool(value)
+        case let value as Int: return .integer(PropertyListInteger(Int64(value)))
+        case let value as Int8: return .integer(PropertyListInteger(Int64(value)))
+        case let value as Int16: return .integer(PropertyListInteger(Int64(value)))
+        case let value as Int32: return .integer(PropertyListInteger(Int64(value)))
+        case let value as Int64: return .integer(PropertyListInteger(value))
+        case let value as UInt: return .integer(PropertyListInteger(UInt64(value)))
+        case let value as UInt8: return .integer(PropertyListInteger(UInt64(value)))
+        case let value as UInt16: return .integer(PropertyListInteger(UInt64(value)))
+        case let value as UInt32: return .integer(PropertyListInteger(UInt64(value)))
+        case let value as UInt64: return .integer(PropertyListInteger(value))
+        case let value as Double: return .real(value)
+        case let value as Float: return .float(value)
+        case let value as Data: return .data(value)
+        default: return nil
+        }
+    }
+
+    /// `NSDate`, `NSUUID` and `NSURL` objects for `Date`, `UUID` and `URL`.
+    private mutating func foundationObject(_ value: Any) -> UID? {
+        switch value {
+        case let date as Date:
+            let uid = self.table.reserve()
+            let time: PropertyListValue = .real(date.timeIntervalSinceReferenceDate)
+            let classUID = self.table.classReference(ArchivedClass(name: "NSDate"))
+            self.table.fill(uid, with: ["$class": .uid(classUID), "NS.time": time])
+            return uid
+        case let uuid as UUID:
+            let uid = self.table.reserve()
+            let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+            let classUID = self.table.classReference(ArchivedClass(name: "NSUUID"))
+            self.table.fill(uid, with: ["$class": .uid(classUID), "NS.uuidbytes": .data(bytes)])
+            return uid
+        case let url as URL:
+            let uid = self.table.reserve()
+            let base = url.baseURL.map { self.object($0, depth: 0) } ?? UID(0)
+            let relative = self.table.leaf(.string(url.relativeString))
+            let classUID = self.table.classReference(ArchivedClass(name: "NSURL"))
+            self.table.fill(
+                uid,
+                with: ["$class": .uid(classUID), "NS.base": .uid(base), "NS.relative": .uid(relative)]
+            )
+            return uid
+        default:
+            return nil
+        }
+    }
+}
