@@ -168,10 +168,16 @@ extension PropertyListDictionary: Hashable {
 
 extension PropertyListDictionary {
     /// Builds a dictionary from entries read from input. A repeated key keeps its first position and
-    /// its last value, as CoreFoundation's readers do.
+    /// its last value, as CoreFoundation's readers do. A reader that has already seen that no two
+    /// keys are equal passes `keysAreDistinct` to skip the check.
     @usableFromInline
-    internal init(readEntries: ContiguousArray<Element>) {
+    internal init(readEntries: ContiguousArray<Element>, keysAreDistinct: Bool = false) {
         if readEntries.count <= Self.hashThreshold {
+            if keysAreDistinct {
+                self.entries = readEntries
+                self.positions = nil
+                return
+            }
             // Small: a pairwise check is cheaper than hashing, and the usual case has no repeats.
             var hasRepeats = false
             outer: for index in readEntries.indices {

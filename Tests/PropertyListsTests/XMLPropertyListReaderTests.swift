@@ -246,6 +246,70 @@ import Testing
         #expect(value["a"] == 3)
     }
 
+    @Test func keysOfEveryLengthAndSpellingAreReadAndRepeatsMerged() throws {
+        // Small dictionaries (at most 12 entries, checked without hashing): keys of lengths around
+        // the eight-byte words keys are compared in, a repeat spelled with a reference, plain
+        // repeats, and two canonically equivalent spellings of "é", which are equal strings.
+        let keys =
+            ["", "a", "abcdefg", "abcdefgh", "abcdefghi", String(repeating: "k", count: 16)]
+            + [String(repeating: "k", count: 17), String(repeating: "x", count: 40)]
+        var body = "<array><dict>"
+        for (index, key) in keys.enumerated() { body += "<key>\(key)</key><integer>\(index)</integer>" }
+        body += "<key>&#97;</key><integer>100</integer><key>abcdefgh</key><integer>101</integer>"
+        body += "<key/><integer>102</integer></dict>"
+        body += "<dict><key>e\u{301}</key><integer>1</integer><key>\u{E9}</key><integer>2</integer></dict></array>"
+        let value = try XMLPropertyListReader().read(Array(Self.document(body).utf8))
+        let first = try #require(value[0]?.dictionaryValue)
+        #expect(first.keys.map { Array($0.utf8) } == keys.map { Array($0.utf8) })
+        #expect(first["a"] == 100)
+        #expect(first["abcdefgh"] == 101)
+        #expect(first[""] == 102)
+        #expect(first[String(repeating: "k", count: 17)] == 6)
+        let second = try #require(value[1]?.dictionaryValue)
+        #expect(second.keys.map { Array($0.utf8) } == [Array("e\u{301}".utf8)])
+        #expect(second["\u{E9}"] == 2)
+    }
+
+    @Test func manyDistinctKeysAndLargeDictionariesAreReadExactly() throws {
+        // More distinct keys than the reader interns at once, in dictionaries small and large.
+        var expected: [PropertyListValue] = []
+        var body = "<array>"
+        for index in 0..<1500 {
+            let count = index % 40 == 0 ? 30 : 3
+            var entries: [(String, PropertyListValue)] = []
+            body += "<dict>"
+            for entry in 0..<count {
+                let key = entry == 0 ? "shared" : "key\(index)-\(entry)"
+                entries.append((key, .integer(PropertyListInteger(Int64(index * 100 + entry)))))
+                body += "<key>\(key)</key><integer>\(index * 100 + entry)</integer>"
+            }
+            if count > 12 {
+                entries[0].1 = -1
+                body += "<key>shared</key><integer>-1</integer>"
+            }
+            body += "</dict>"
+            expected.append(.dictionary(PropertyListDictionary(entries)))
+        }
+        body += "</array>"
+        let value = try XMLPropertyListReader().read(Array(Self.document(body).utf8))
+        #expect(value == .array(expected))
+        #expect(value[0]?.dictionaryValue?.keys.first == "shared")
+        #expect(value[0]?.dictionaryValue?.count == 30)
+    }
+
+    @Test func dataDecodesWithWhiteSpaceAnywhere() throws {
+        let bytes = Data((0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        let encoded = Array(bytes.base64EncodedString())
+        for stride in [1, 3, 4, 5, 76] {
+            var text = ""
+            for (index, character) in encoded.enumerated() {
+                if index % stride == 0 { text += index % 2 == 0 ? "\n\t" : " " }
+                text.append(character)
+            }
+            expectRead(Self.document("<data>\(text)\n</data>"), .data(bytes))
+        }
+    }
+
     @Test func onlyASingleIntegerCFUIDEntryMakesAUID() {
         expectRead(Self.document("<dict><key>CF$UID</key><integer>7</integer></dict>"), .uid(7))
         expectRead(

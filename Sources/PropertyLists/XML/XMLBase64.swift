@@ -37,44 +37,66 @@ enum XMLBase64 {
         _ text: UnsafeBufferPointer<UInt8>,
         into output: UnsafeMutableRawBufferPointer
     ) -> Result<Int, InvalidByte> {
-        var written = 0
-        var accumulator: UInt32 = 0
-        var pending = 0
-        var padding = 0
-        for index in 0..<text.count {
-            let byte = text[index]
-            let value = Self.sextets[Int(byte)]
-            if value != 0xFF, padding == 0 {
-                accumulator = accumulator << 6 | UInt32(value)
-                pending += 1
-                if pending == 4 {
-                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
-                    output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
-                    output[written + 2] = UInt8(truncatingIfNeeded: accumulator)
-                    written += 3
-                    accumulator = 0
-                    pending = 0
+        Self.sextets.withUnsafeBufferPointer { sextets in
+            var written = 0
+            var accumulator: UInt32 = 0
+            var pending = 0
+            var padding = 0
+            var index = 0
+            let count = text.count
+            while index < count {
+                // Fast path: four alphabet characters starting a group. 0xFF marks the others.
+                if pending == 0, padding == 0, count &- index >= 4 {
+                    let first = sextets[Int(text[index])]
+                    let second = sextets[Int(text[index &+ 1])]
+                    let third = sextets[Int(text[index &+ 2])]
+                    let fourth = sextets[Int(text[index &+ 3])]
+                    if (first | second | third | fourth) & 0xC0 == 0 {
+                        let group =
+                            UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+                        output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                        output[written &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
+                        output[written &+ 2] = UInt8(truncatingIfNeeded: group)
+                        written &+= 3
+                        index &+= 4
+                        continue
+                    }
                 }
-            } else if byte == UInt8(ascii: "="), pending >= 2, pending + padding < 4 {
-                padding += 1
-            } else if !XMLScanner.isWhitespace(byte) {
-                return .failure(InvalidByte(offset: index))
+                let byte = text[index]
+                let value = sextets[Int(byte)]
+                if value != 0xFF, padding == 0 {
+                    accumulator = accumulator << 6 | UInt32(value)
+                    pending += 1
+                    if pending == 4 {
+                        output[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                        output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                        output[written + 2] = UInt8(truncatingIfNeeded: accumulator)
+                        written += 3
+                        accumulator = 0
+                        pending = 0
+                    }
+                } else if byte == UInt8(ascii: "="), pending >= 2, pending + padding < 4 {
+                    padding += 1
+                } else if !XMLScanner.isWhitespace(byte) {
+                    return .failure(InvalidByte(offset: index))
+                }
+                index &+= 1
             }
+            switch pending {
+            case 0:
+                break
+            case 2:
+                output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                written += 1
+            case 3:
+                output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                written += 2
+            default:
+                return .failure(InvalidByte(offset: count))
+            }
+            return .success(written)
         }
-        switch pending {
-        case 0:
-            break
-        case 2:
-            output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
-            written += 1
-        case 3:
-            output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
-            output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
-            written += 2
-        default:
-            return .failure(InvalidByte(offset: text.count))
-        }
-        return .success(written)
     }
 
     /// The position of a byte that is not valid Base64.

@@ -69,21 +69,34 @@ public struct XMLPropertyListReader: Sendable {
     }
 }
 
-/// An array or dictionary whose end tag has not been read yet.
+/// An array or dictionary whose end tag has not been read yet. Its children so far are the
+/// parser's `elements` or `entries` from `start` on.
 private struct XMLOpenContainer {
     var isDictionary: Bool
     var offset: Int
-    var elements: [PropertyListValue] = []
-    var entries: ContiguousArray<PropertyListDictionary.Element> = []
-    var key: String?
-    var keyOffset = 0
+    var start: Int
+}
+
+/// A dictionary's `<key>` whose value has not been read yet.
+private struct XMLPendingKey {
+    var key: String
+    var fingerprint: UInt64
+    var offset: Int
 }
 
 /// The state of one ``XMLPropertyListReader/read(_:)`` call.
-private struct XMLPropertyListParser {
+private struct XMLPropertyListParser: ~Copyable {
     var scanner: XMLScanner
     let limits: PropertyListLimits
     var scratch: [UInt8] = []
+    /// Room to decode `<data>` into.
+    private var decoded: [UInt8] = []
+    /// The children of the open arrays, innermost last.
+    private var elements = XMLChildStack<PropertyListValue>()
+    /// The entries of the open dictionaries, innermost last, and their keys' fingerprints.
+    private var entries = XMLChildStack<PropertyListDictionary.Element>()
+    private var fingerprints = XMLChildStack<UInt64>()
+    private var keys = XMLKeyCache()
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) {
         self.scanner = XMLScanner(bytes)
@@ -226,15 +239,20 @@ private struct XMLPropertyListParser {
     }
 
     /// Reads the value whose start tag is `first`, through its end tag, without recursion.
+    ///
+    /// The innermost open container and its pending key live in locals; the enclosing ones, each
+    /// with the key its child is the value of, wait on `outer`.
     private mutating func parseValue(startingWith first: XMLStartTag) throws(PropertyListError) -> PropertyListValue {
-        var stack: [XMLOpenContainer] = []
+        var outer: [(container: XMLOpenContainer, key: XMLPendingKey?)] = []
+        var top: XMLOpenContainer?
+        var key: XMLPendingKey?
         var tag = first
         while true {
             var completed: PropertyListValue?
             var completedOffset = tag.offset
             switch tag.element {
             case .array, .dict:
-                guard stack.count < self.limits.maximumDepth else {
+                guard outer.count + (top == nil ? 0 : 1) < self.limits.maximumDepth else {
                     throw self.scanner.error(
                         .depthLimitExceeded,
                         at: tag.offset,
@@ -244,82 +262,116 @@ private struct XMLPropertyListParser {
                 if tag.isEmpty {
                     completed = tag.element == .array ? .array([]) : .dictionary(PropertyListDictionary())
                 } else {
-                    stack.append(XMLOpenContainer(isDictionary: tag.element == .dict, offset: tag.offset))
+                    if let parent = top { outer.append((parent, key.take())) }
+                    let isDictionary = tag.element == .dict
+                    let start = isDictionary ? self.entries.count : self.elements.count
+                    top = XMLOpenContainer(isDictionary: isDictionary, offset: tag.offset, start: start)
                 }
             case .key:
-                guard !stack.isEmpty, stack[stack.count - 1].isDictionary else {
+                guard let current = top, current.isDictionary else {
                     throw self.scanner.error(.unexpectedElement, at: tag.offset, "<key> outside a <dict>")
                 }
-                guard stack[stack.count - 1].key == nil else {
+                guard key == nil else {
                     throw self.scanner.error(.malformedXML, at: tag.offset, "a <key> has no value")
                 }
-                let key = tag.isEmpty ? "" : try self.scanner.readText(of: tag, scratch: &self.scratch)
-                stack[stack.count - 1].key = key
-                stack[stack.count - 1].keyOffset = tag.offset
+                key = try self.readKey(tag)
             case .plist:
                 throw self.scanner.error(.unexpectedElement, at: tag.offset, "<plist> inside a value")
             default:
                 completed = try self.parseLeaf(tag)
             }
             while true {
-                if let value = completed {
-                    completed = nil
-                    guard !stack.isEmpty else { return value }
-                    if stack[stack.count - 1].isDictionary {
-                        guard let key = stack[stack.count - 1].key else {
+                if let value = completed.take() {
+                    guard let current = top else { return value }
+                    if current.isDictionary {
+                        guard let entryKey = key.take() else {
                             throw self.scanner.error(
                                 .unexpectedElement,
                                 at: completedOffset,
                                 "a <dict> value has no <key>"
                             )
                         }
-                        stack[stack.count - 1].entries.append((key, value))
-                        stack[stack.count - 1].key = nil
+                        self.entries.append((entryKey.key, value))
+                        self.fingerprints.append(entryKey.fingerprint)
                     } else {
-                        stack[stack.count - 1].elements.append(value)
+                        self.elements.append(value)
                     }
                 }
                 try self.scanner.skipMisc()
                 let position = self.scanner.position
-                guard !stack.isEmpty else {
+                guard let current = top else {
                     throw self.scanner.error(.malformedXML, at: position, "no open container")
                 }
-                let isDictionary = stack[stack.count - 1].isDictionary
                 guard position + 1 < self.scanner.bytes.count else {
-                    let offset = stack[stack.count - 1].offset
-                    throw self.scanner.truncated(isDictionary ? "<dict>" : "<array>", startedAt: offset)
+                    throw self.scanner.truncated(current.isDictionary ? "<dict>" : "<array>", startedAt: current.offset)
                 }
                 guard self.scanner.bytes[position] == UInt8(ascii: "<") else {
-                    let name = isDictionary ? "dict" : "array"
+                    let name = current.isDictionary ? "dict" : "array"
                     throw self.scanner.error(.malformedXML, at: position, "text inside <\(name)>")
                 }
                 guard self.scanner.bytes[position + 1] == UInt8(ascii: "/") else {
                     tag = try self.scanner.readStartTag()
                     break
                 }
-                let container = stack.removeLast()
-                try self.scanner.consumeEndTag(isDictionary ? .dict : .array, openedAt: container.offset)
-                completed = try self.finish(container)
-                completedOffset = container.offset
+                try self.scanner.consumeEndTag(current.isDictionary ? .dict : .array, openedAt: current.offset)
+                if let unused = key {
+                    throw self.scanner.error(.malformedXML, at: unused.offset, "a <key> has no value")
+                }
+                completed = try self.finish(current)
+                completedOffset = current.offset
+                if let parent = outer.popLast() {
+                    top = parent.container
+                    key = parent.key
+                } else {
+                    top = nil
+                }
             }
         }
     }
 
-    /// The value of a closed container; a dictionary holding only `CF$UID` becomes a UID.
-    private func finish(_ container: XMLOpenContainer) throws(PropertyListError) -> PropertyListValue {
-        guard container.isDictionary else { return .array(container.elements) }
-        if container.key != nil {
-            throw self.scanner.error(.malformedXML, at: container.keyOffset, "a <key> has no value")
+    /// Reads a `<key>` element through its end tag, with the key's fingerprint (see ``XMLKeyCache``).
+    private mutating func readKey(_ tag: XMLStartTag) throws(PropertyListError) -> XMLPendingKey {
+        let start = self.scanner.position
+        if tag.isEmpty {
+            let (key, fingerprint) = self.keys.key(start..<start, in: self.scanner)
+            return XMLPendingKey(key: key, fingerprint: fingerprint, offset: tag.offset)
         }
-        if container.entries.count == 1, container.entries[0].key == "CF$UID",
-            case .integer(let number) = container.entries[0].value
-        {
+        let end = self.scanner.indexOfMarkup(from: start)
+        guard end + 1 < self.scanner.bytes.count, self.scanner.bytes[end] == UInt8(ascii: "<"),
+            self.scanner.bytes[end + 1] == UInt8(ascii: "/")
+        else {
+            let key = try self.scanner.readText(of: tag, scratch: &self.scratch)
+            return XMLPendingKey(key: key, fingerprint: 0, offset: tag.offset)
+        }
+        self.scanner.position = end
+        try self.scanner.consumeEndTag(.key, openedAt: tag.offset)
+        let (key, fingerprint) = self.keys.key(start..<end, in: self.scanner)
+        return XMLPendingKey(key: key, fingerprint: fingerprint, offset: tag.offset)
+    }
+
+    /// The value of a closed container, whose children are taken off `elements` or `entries`; a
+    /// dictionary holding only `CF$UID` becomes a UID.
+    private mutating func finish(_ container: XMLOpenContainer) throws(PropertyListError) -> PropertyListValue {
+        let start = container.start
+        guard container.isDictionary else {
+            guard self.elements.count > start else { return .array([]) }
+            return .array(self.elements.removeArray(from: start))
+        }
+        let count = self.entries.count - start
+        guard count > 0 else { return .dictionary(PropertyListDictionary()) }
+        if count == 1, self.entries[start].key == "CF$UID", case .integer(let number) = self.entries[start].value {
             guard let raw = number.uint64Value else {
                 throw self.scanner.error(.invalidUID, at: container.offset, "CF$UID \(number) is negative")
             }
+            self.entries.removeAll(from: start)
+            self.fingerprints.removeAll(from: start)
             return .uid(UID(raw))
         }
-        return .dictionary(PropertyListDictionary(readEntries: container.entries))
+        let keysAreDistinct =
+            count <= PropertyListDictionary.hashThreshold && self.fingerprints.areNonzeroAndDistinct(from: start)
+        self.fingerprints.removeAll(from: start)
+        let children = self.entries.removeContiguousArray(from: start)
+        return .dictionary(PropertyListDictionary(readEntries: children, keysAreDistinct: keysAreDistinct))
     }
 
     /// Reads a leaf element (anything but `<plist>`, `<array>`, `<dict>` and `<key>`) through its end tag.
@@ -360,12 +412,23 @@ private struct XMLPropertyListParser {
         }
     }
 
-    private func decodeData(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) throws(PropertyListError) -> Data {
-        var data = Data(count: XMLBase64.maximumDecodedCount(encodedLength: text.count))
-        let result = data.withUnsafeMutableBytes { XMLBase64.decode(text, into: $0) }
+    /// Decodes a `<data>` element's Base64 text through a reused buffer, which only grows to
+    /// what the text could hold.
+    private mutating func decodeData(
+        _ text: UnsafeBufferPointer<UInt8>,
+        at offset: Int
+    ) throws(PropertyListError) -> Data {
+        let capacity = XMLBase64.maximumDecodedCount(encodedLength: text.count)
+        if self.decoded.count < capacity {
+            self.decoded = [UInt8](repeating: 0, count: max(capacity, 2 * self.decoded.count))
+        }
+        let result = self.decoded.withUnsafeMutableBytes { buffer in
+            XMLBase64.decode(text, into: buffer).map { count in
+                Data(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            }
+        }
         switch result {
-        case .success(let count):
-            data.count = count
+        case .success(let data):
             return data
         case .failure(let invalid):
             throw self.scanner.error(.invalidData, at: offset + invalid.offset, "invalid Base64 in <data>")

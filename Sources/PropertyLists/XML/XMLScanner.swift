@@ -23,6 +23,19 @@ enum XMLPlistElement: UInt64, Sendable {
     case `true` = 0x6575_7274
     case `false` = 0x65_736C_6166
 
+    /// `</name>` as the two little-endian words it spans, with masks of the bytes it covers.
+    @inline(__always)
+    var endTag: (length: Int, first: UInt64, firstMask: UInt64, second: UInt64, secondMask: UInt64) {
+        let nameLength = (64 &- self.rawValue.leadingZeroBitCount &+ 7) &>> 3
+        let length = nameLength &+ 3
+        let close = UInt64(UInt8(ascii: ">"))
+        let first = 0x2F3C | self.rawValue << 16 | close << UInt64(8 &* (nameLength &+ 2))
+        let firstMask: UInt64 = length >= 8 ? ~0 : (1 << UInt64(8 &* length)) &- 1
+        let second = self.rawValue >> 48 | (length > 8 ? close << UInt64(8 &* (length &- 9)) : 0)
+        let secondMask: UInt64 = length > 8 ? (1 << UInt64(8 &* (length &- 8))) &- 1 : 0
+        return (length, first, firstMask, second, secondMask)
+    }
+
     /// The element's tag name.
     var name: StaticString {
         switch self {
@@ -149,23 +162,33 @@ struct XMLScanner {
         }
     }
 
+    /// The eight bytes at `offset` as a little-endian word; `offset + 8` must not pass the end.
+    @inline(__always)
+    func word(at offset: Int) -> UInt64 {
+        guard let base = self.bytes.baseAddress else { return 0 }
+        return UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+    }
+
+    /// The high bit of each byte of `word` that equals `byte`, plus possibly bits above the first
+    /// such byte; the lowest set bit is exact.
+    @inline(__always)
+    static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (difference &- 0x0101_0101_0101_0101) & ~difference & 0x8080_8080_8080_8080
+    }
+
     /// The offset of the first `<` or `&` at or after `start`, or the end of the input.
     func indexOfMarkup(from start: Int) -> Int {
-        guard let base = self.bytes.baseAddress else { return self.bytes.count }
         let count = self.bytes.count
         var index = start
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         while index &+ 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let lessThan = word ^ 0x3C3C_3C3C_3C3C_3C3C
-            let ampersand = word ^ 0x2626_2626_2626_2626
-            let found = ((lessThan &- ones) & ~lessThan | (ampersand &- ones) & ~ampersand) & highs
-            if found != 0 { break }
+            let word = self.word(at: index)
+            let found = Self.matches(word, UInt8(ascii: "<")) | Self.matches(word, UInt8(ascii: "&"))
+            if found != 0 { return index &+ found.trailingZeroBitCount &>> 3 }
             index &+= 8
         }
         while index < count {
-            let byte = base[index]
+            let byte = self.bytes[index]
             if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { return index }
             index &+= 1
         }
@@ -174,9 +197,15 @@ struct XMLScanner {
 
     /// The offset of the first `<` at or after `start`, or the end of the input.
     func indexOfLessThan(from start: Int) -> Int {
+        let count = self.bytes.count
         var index = start
-        while index < self.bytes.count, self.bytes[index] != UInt8(ascii: "<") {
-            index += 1
+        while index &+ 8 <= count {
+            let found = Self.matches(self.word(at: index), UInt8(ascii: "<"))
+            if found != 0 { return index &+ found.trailingZeroBitCount &>> 3 }
+            index &+= 8
+        }
+        while index < count, self.bytes[index] != UInt8(ascii: "<") {
+            index &+= 1
         }
         return index
     }
@@ -197,7 +226,18 @@ struct XMLScanner {
     // MARK: Comments, processing instructions, document type
 
     /// Skips white space, comments and processing instructions, stopping at anything else.
+    @inline(__always)
     mutating func skipMisc() throws(PropertyListError) {
+        self.skipWhitespace()
+        let position = self.position
+        guard position &+ 1 < self.bytes.count, self.bytes[position] == UInt8(ascii: "<") else { return }
+        let next = self.bytes[position &+ 1]
+        if next == UInt8(ascii: "?") || next == UInt8(ascii: "!") { try self.skipMiscMarkup() }
+    }
+
+    /// ``skipMisc()`` once `position` may be at a comment or processing instruction.
+    @inline(never)
+    private mutating func skipMiscMarkup() throws(PropertyListError) {
         while true {
             self.skipWhitespace()
             guard self.position + 1 < self.bytes.count, self.bytes[self.position] == UInt8(ascii: "<") else { return }
@@ -283,142 +323,5 @@ struct XMLScanner {
             }
         }
         throw self.truncated("<!DOCTYPE", startedAt: start)
-    }
-
-    // MARK: Tags
-
-    /// Scans a name starting at `start`; returns where it ends and, if it is at most seven bytes
-    /// long, its bytes packed little-endian (otherwise 0, which names no element).
-    @inline(__always)
-    func scanName(from start: Int) -> (end: Int, packed: UInt64) {
-        var index = start
-        var packed: UInt64 = 0
-        while index < self.bytes.count {
-            let byte = self.bytes[index]
-            guard Self.isNameByte(byte) else { break }
-            let length = index - start
-            if length < 8 { packed |= UInt64(byte) << UInt64(8 * length) }
-            index += 1
-        }
-        return (index, index - start > 7 ? 0 : packed)
-    }
-
-    /// Reads the start tag at `position` (a `<` followed by a name), skipping its attributes.
-    mutating func readStartTag() throws(PropertyListError) -> XMLStartTag {
-        let start = self.position
-        let (nameEnd, packedName) = self.scanName(from: start + 1)
-        guard nameEnd < self.bytes.count else { throw self.truncated("a tag", startedAt: start) }
-        guard nameEnd > start + 1 else {
-            throw self.error(.malformedXML, at: start, "expected an element")
-        }
-        guard let element = XMLPlistElement(rawValue: packedName) else {
-            let text = String(decoding: self.slice(start + 1..<nameEnd), as: UTF8.self)
-            throw self.error(.unexpectedElement, at: start, "<\(text)> is not a property list element")
-        }
-        self.position = nameEnd
-        var sawWhitespace = false
-        while self.position < self.bytes.count {
-            let byte = self.bytes[self.position]
-            if Self.isWhitespace(byte) {
-                sawWhitespace = true
-                self.position += 1
-            } else if byte == UInt8(ascii: ">") {
-                self.position += 1
-                return XMLStartTag(element: element, isEmpty: false, offset: start)
-            } else if byte == UInt8(ascii: "/") {
-                guard self.position + 1 < self.bytes.count else { break }
-                guard self.bytes[self.position + 1] == UInt8(ascii: ">") else {
-                    throw self.error(.malformedXML, at: self.position, "expected '>' after '/'")
-                }
-                self.position += 2
-                return XMLStartTag(element: element, isEmpty: true, offset: start)
-            } else if sawWhitespace, Self.isNameByte(byte) {
-                try self.skipAttribute(tagStart: start)
-                sawWhitespace = false
-            } else {
-                throw self.error(.malformedXML, at: self.position, "malformed <\(element.name)> tag")
-            }
-        }
-        throw self.truncated("<\(element.name)>", startedAt: start)
-    }
-
-    /// Skips `name = "value"` at `position`, checking the value's references.
-    private mutating func skipAttribute(tagStart: Int) throws(PropertyListError) {
-        while self.position < self.bytes.count, Self.isNameByte(self.bytes[self.position]) {
-            self.position += 1
-        }
-        self.skipWhitespace()
-        guard self.position < self.bytes.count else { throw self.truncated("a tag", startedAt: tagStart) }
-        guard self.bytes[self.position] == UInt8(ascii: "=") else {
-            throw self.error(.malformedXML, at: self.position, "expected '=' after an attribute name")
-        }
-        self.position += 1
-        self.skipWhitespace()
-        guard self.position < self.bytes.count else { throw self.truncated("a tag", startedAt: tagStart) }
-        let quote = self.bytes[self.position]
-        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
-            throw self.error(.malformedXML, at: self.position, "an attribute value must be quoted")
-        }
-        self.position += 1
-        var discarded: [UInt8] = []
-        while self.position < self.bytes.count {
-            let byte = self.bytes[self.position]
-            if byte == quote {
-                self.position += 1
-                return
-            } else if byte == UInt8(ascii: "<") {
-                throw self.error(.malformedXML, at: self.position, "'<' in an attribute value")
-            } else if byte == UInt8(ascii: "&") {
-                try self.decodeReference(into: &discarded)
-                discarded.removeAll(keepingCapacity: true)
-            } else {
-                self.position += 1
-            }
-        }
-        throw self.truncated("a tag", startedAt: tagStart)
-    }
-
-    /// Consumes the end tag `</element>` at `position`; any other end tag is an error.
-    mutating func consumeEndTag(_ element: XMLPlistElement, openedAt openOffset: Int) throws(PropertyListError) {
-        let start = self.position
-        // Fast path: exactly `</name>`.
-        let nameLength = (64 - element.rawValue.leadingZeroBitCount + 7) / 8
-        if self.bytes.count - (start + 2) > nameLength, self.bytes[start + 2 + nameLength] == UInt8(ascii: ">") {
-            var packed: UInt64 = 0
-            for index in 0..<nameLength {
-                packed |= UInt64(self.bytes[start + 2 + index]) << UInt64(8 * index)
-            }
-            if packed == element.rawValue {
-                self.position = start + 3 + nameLength
-                return
-            }
-        }
-        let (nameEnd, packedName) = self.scanName(from: start + 2)
-        guard nameEnd < self.bytes.count else { throw self.truncated("<\(element.name)>", startedAt: openOffset) }
-        guard packedName == element.rawValue else {
-            let found = String(decoding: self.slice(start + 2..<nameEnd), as: UTF8.self)
-            throw self.error(.malformedXML, at: start, "</\(found)> does not close <\(element.name)>")
-        }
-        self.position = nameEnd
-        self.skipWhitespace()
-        guard self.position < self.bytes.count else { throw self.truncated("<\(element.name)>", startedAt: openOffset) }
-        guard self.bytes[self.position] == UInt8(ascii: ">") else {
-            throw self.error(.malformedXML, at: self.position, "malformed </\(element.name)> tag")
-        }
-        self.position += 1
-    }
-
-    /// Reads the content of a leaf element that allows only plain text (`<integer>`, `<real>`,
-    /// `<date>`, `<data>`, `<true>`, `<false>`) and its end tag; returns the content's range.
-    mutating func readPlainContent(of tag: XMLStartTag) throws(PropertyListError) -> Range<Int> {
-        let start = self.position
-        let end = self.indexOfLessThan(from: start)
-        guard end + 1 < self.bytes.count else { throw self.truncated("<\(tag.element.name)>", startedAt: tag.offset) }
-        guard self.bytes[end + 1] == UInt8(ascii: "/") else {
-            throw self.error(.malformedXML, at: end, "<\(tag.element.name)> may contain only text")
-        }
-        self.position = end
-        try self.consumeEndTag(tag.element, openedAt: tag.offset)
-        return start..<end
     }
 }

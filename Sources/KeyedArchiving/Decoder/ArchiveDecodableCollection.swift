@@ -1,0 +1,66 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A collection the archive decoder reads itself rather than through its `init(from:)`.
+///
+/// `Dictionary.init(from:)` reads keyed or alternating unkeyed containers, neither of which is
+/// the `NSDictionary` form, so dictionaries must be read here: from an `NSDictionary` (keys of any
+/// type, decoded from their objects) or from an object's own keys. Arrays and sets would decode
+/// correctly through an unkeyed container; reading them here reserves their capacity once and
+/// skips the container's per-element dispatch.
+internal protocol ArchiveDecodableCollection {
+    /// Decodes the collection from the decoder's current object.
+    init(archiveDecoder decoder: _ArchiveDecoder) throws
+}
+
+extension Dictionary: ArchiveDecodableCollection where Key: Decodable, Value: Decodable {
+    init(archiveDecoder decoder: _ArchiveDecoder) throws {
+        self = try decoder.decodeDictionary(Key.self, Value.self)
+    }
+}
+
+extension Array: ArchiveDecodableCollection where Element: Decodable {
+    init(archiveDecoder decoder: _ArchiveDecoder) throws {
+        // The loop is written here, not in a helper taking closures: in unspecialized code, only
+        // `Self` carries the array's metadata without a runtime lookup per element.
+        let elements = try decoder.currentElements()
+        self = []
+        self.reserveCapacity(elements.count)
+        for index in elements.indices {
+            self.append(try decoder.decodeElement(Element.self, at: index, of: elements))
+        }
+    }
+}
+
+extension Set: ArchiveDecodableCollection where Element: Decodable {
+    init(archiveDecoder decoder: _ArchiveDecoder) throws {
+        let elements = try decoder.currentElements()
+        self.init(minimumCapacity: elements.count)
+        for index in elements.indices {
+            self.insert(try decoder.decodeElement(Element.self, at: index, of: elements))
+        }
+    }
+}
+
+/// The coding key of a dictionary value: its key as a string, and as an integer when it is one.
+internal struct ArchiveDictionaryDecodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}

@@ -1,0 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What the decoder needs to know about a type that decodes itself, worked out once per type
+/// rather than with a dynamic cast per value.
+internal struct DecodedTypeInfo {
+    /// Whether the type is a class, whose instances are shared by UID.
+    let isClass: Bool
+    /// The type as a collection the decoder reads itself, if it is one.
+    let collectionType: (any ArchiveDecodableCollection.Type)?
+
+    init<T: Decodable>(_ type: T.Type) {
+        self.isClass = type is AnyObject.Type
+        self.collectionType = type as? any ArchiveDecodableCollection.Type
+    }
+}

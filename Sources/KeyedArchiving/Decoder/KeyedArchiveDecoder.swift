@@ -1,0 +1,115 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import PropertyLists
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Decodes `Decodable` values from `NSKeyedArchiver` archives, binary or XML.
+///
+/// The decoder reads every form Foundation writes (see <doc:ArchiveFormat>): plain and `NSString`
+/// strings, `NSData`, numbers, `NSDate`, `NSUUID`, `NSURL`, arrays and sets of every kind, and
+/// `NSDictionary`. A struct decodes from any object whose keys match its properties, whatever the
+/// object's class. A class instance that several objects refer to is decoded once and shared.
+///
+/// ```swift
+/// struct Cat: Decodable { var name: String; var lives: Int }
+/// let cat = try KeyedArchiveDecoder().decode(Cat.self, from: archiveBytes)
+/// ```
+public struct KeyedArchiveDecoder: Sendable {
+    /// Values the decoded types can read through `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Bounds for reading the property list; ``PropertyListLimits/maximumDepth`` also bounds how
+    /// deeply decoded objects and containers nest.
+    public var limits: PropertyListLimits = .default
+
+    /// Creates a decoder with default options.
+    public init() {}
+
+    /// Decodes the root object of an archive.
+    ///
+    /// The root is the object under the `$top` key `root`; an archive without `root` but with exactly
+    /// one top-level key decodes the object under that key.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: A binary or XML property list holding a keyed archive.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`. When the bytes are not a keyed archive, it is
+    ///   `DecodingError.dataCorrupted` whose `underlyingError` is a ``KeyedArchiveError``.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, from data: some DataProtocol) throws -> T {
+        try self.decode(type, from: Self.archive(from: data, limits: self.limits))
+    }
+
+    /// Decodes the root object of an archive that has already been read.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - archive: The archive.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`; `keyNotFound` when the archive has no root object.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, from archive: KeyedArchive) throws -> T {
+        let uid: UID
+        if let root = archive.topUID(forKey: "root") {
+            uid = root
+        } else if archive.top.count == 1, let only = archive.top.first {
+            uid = only.uid
+        } else {
+            throw DecodingError.archiveMissingTopKey("root", available: archive.top.map(\.key))
+        }
+        let session = ArchiveDecodingSession(archive: archive, options: self.options)
+        return try session.decodeObject(type, uid: uid, codingPath: .root)
+    }
+
+    /// Decodes the object under one `$top` key, such as `"$0"` in archives written with
+    /// `encode(_:)` and no key.
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - key: The top-level key.
+    ///   - archive: The archive.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError`; `keyNotFound` when `key` is not a top-level key.
+    public func decode<T: Decodable>(
+        _ type: T.Type = T.self,
+        forKey key: String,
+        from archive: KeyedArchive
+    ) throws -> T {
+        guard let uid = archive.topUID(forKey: key) else {
+            throw DecodingError.archiveMissingTopKey(key, available: archive.top.map(\.key))
+        }
+        let session = ArchiveDecodingSession(archive: archive, options: self.options)
+        return try session.decodeObject(type, uid: uid, codingPath: .root)
+    }
+
+    /// The options a decoding session runs with.
+    internal var options: Options {
+        Options(userInfo: self.userInfo, limits: self.limits)
+    }
+
+    /// Reads an archive, turning format errors into `DecodingError.dataCorrupted`.
+    internal static func archive(from data: some DataProtocol, limits: PropertyListLimits) throws -> KeyedArchive {
+        do {
+            return try KeyedArchive(parsing: data, limits: limits)
+        } catch {
+            throw DecodingError.archiveUnreadable(error)
+        }
+    }
+}
+
+extension KeyedArchiveDecoder {
+    /// The settings of one decoding run.
+    internal struct Options {
+        var userInfo: [CodingUserInfoKey: any Sendable]
+        var limits: PropertyListLimits
+    }
+}

@@ -1,0 +1,228 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// Values with a Foundation archive form: String, Data, Date, UUID and URL, each read from the plain
+// property list value and from the object Foundation writes for it.
+
+extension _ArchiveDecoder {
+    /// `String`: a string, or an `NSString` / `NSMutableString` object.
+    @inline(__always)
+    func unboxString(
+        _ object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> String {
+        if case .string(let value) = object { return value }
+        return try self.unboxStringObject(object, uid: uid, at: position)
+    }
+
+    private func unboxStringObject(
+        _ object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> String {
+        guard case .dictionary(let dictionary) = object,
+            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .string
+        else {
+            throw self.mismatch(String.self, object: object, uid: uid, at: position)
+        }
+        if let string = try self.field("NS.string", of: dictionary, uid: uid, at: position) {
+            if case .string(let value) = string { return value }
+        } else if let bytes = try self.field("NS.bytes", of: dictionary, uid: uid, at: position) {
+            if case .data(let data) = bytes {
+                let value = String(decoding: data, as: UTF8.self)
+                if value.utf8.elementsEqual(data) { return value }
+            }
+        }
+        throw self.unexpected("an NSString without a string in NS.string or UTF-8 in NS.bytes", object, uid, position)
+    }
+
+    /// `Data`: data, or an `NSData` / `NSMutableData` object.
+    @inline(__always)
+    func unboxData(
+        _ object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> Data {
+        if case .data(let value) = object { return value }
+        guard case .dictionary(let dictionary) = object,
+            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .data
+        else {
+            throw self.mismatch(Data.self, object: object, uid: uid, at: position)
+        }
+        guard case .data(let value)? = try self.field("NS.data", of: dictionary, uid: uid, at: position) else {
+            throw self.unexpected("an NSData without data in NS.data", object, uid, position)
+        }
+        return value
+    }
+
+    /// `Date`: an `NSDate` object (`NS.time`, seconds since 2001), or a date.
+    @inline(__always)
+    func unboxDate(
+        _ object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> Date {
+        if case .date(let value) = object { return value }
+        guard case .dictionary(let dictionary) = object,
+            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .date
+        else {
+            throw self.mismatch(Date.self, object: object, uid: uid, at: position)
+        }
+        let seconds: Double?
+        switch try self.field("NS.time", of: dictionary, uid: uid, at: position) {
+        case .real(let value)?: seconds = value
+        case .float(let value)?: seconds = Double(value)
+        case .integer(let value)?: seconds = value.int64Value.flatMap(Double.init(exactly:))
+        default: seconds = nil
+        }
+        guard let seconds else {
+            throw self.unexpected("an NSDate without a number in NS.time", object, uid, position)
+        }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// `UUID`: an `NSUUID` object (`NS.uuidbytes`, 16 bytes), or a string holding a UUID.
+    func unboxUUID(
+        _ object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> UUID {
+        if case .dictionary(let dictionary) = object,
+            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .uuid
+        {
+            guard case .data(let data)? = try self.field("NS.uuidbytes", of: dictionary, uid: uid, at: position),
+                data.count == 16
+            else {
+                throw self.unexpected("an NSUUID without 16 bytes in NS.uuidbytes", object, uid, position)
+            }
+            let b = Array(data)
+            return UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                )
+            )
+        }
+        let string: String
+        do {
+            string = try self.unboxString(object, uid: uid, at: position)
+        } catch {
+            throw self.mismatch(UUID.self, object: object, uid: uid, at: position)
+        }
+        guard let value = UUID(uuidString: string) else {
+            throw self.unexpected("the string \"\(string)\" is not a UUID", object, uid, position)
+        }
+        return value
+    }
+
+    /// `URL`: an `NSURL` object (`NS.relative` against `NS.base`), or a string.
+    func unboxURL(
+        _ object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> URL {
+        if case .dictionary(let dictionary) = object,
+            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .url
+        {
+            return try self.unboxURLObject(dictionary, object: object, uid: uid, at: position, depth: 0)
+        }
+        let string: String
+        do {
+            string = try self.unboxString(object, uid: uid, at: position)
+        } catch {
+            throw self.mismatch(URL.self, object: object, uid: uid, at: position)
+        }
+        guard let value = URL(string: string) else {
+            throw self.unexpected("the string \"\(string)\" is not a URL", object, uid, position)
+        }
+        return value
+    }
+
+    private func unboxURLObject(
+        _ dictionary: PropertyListDictionary,
+        object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition,
+        depth: Int
+    ) throws -> URL {
+        guard depth <= self.session.maximumDepth else {
+            throw self.depthExceeded(object: object, uid: uid, at: position)
+        }
+        guard let relativeStored = dictionary["NS.relative"] else {
+            throw self.unexpected("an NSURL without NS.relative", object, uid, position)
+        }
+        let (relativeObject, relativeUID) = try self.resolve(relativeStored, at: position)
+        let relative = try self.unboxString(relativeObject, uid: relativeUID, at: position)
+
+        var base: URL?
+        if case .uid(let baseUID)? = dictionary["NS.base"], baseUID.rawValue != 0 {
+            guard let baseObject = self.session.object(at: baseUID) else {
+                throw self.invalidReference(baseUID, at: position)
+            }
+            guard case .dictionary(let baseDictionary) = baseObject,
+                try self.classInfo(of: baseDictionary, object: baseObject, uid: baseUID, at: position).kind == .url
+            else {
+                throw self.unexpected("NS.base of an NSURL is not an NSURL", object, uid, position)
+            }
+            if self.session.isInProgress(baseUID) || baseUID == uid {
+                let error = KeyedArchiveError(.cyclicReference, uid: baseUID, reason: "an NSURL is its own base")
+                throw self.corrupted(error, object: baseObject, uid: baseUID, at: position)
+            }
+            self.session.begin(baseUID)
+            defer { self.session.end(baseUID) }
+            base = try self.unboxURLObject(
+                baseDictionary,
+                object: baseObject,
+                uid: baseUID,
+                at: position,
+                depth: depth + 1
+            )
+        }
+        guard let value = URL(string: relative, relativeTo: base) else {
+            throw self.unexpected("the string \"\(relative)\" is not a URL", object, uid, position)
+        }
+        return value
+    }
+
+    /// The value of a field of an object dictionary, following one UID.
+    func field(
+        _ name: String,
+        of dictionary: PropertyListDictionary,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> PropertyListValue? {
+        guard let stored = dictionary[name] else { return nil }
+        return try self.resolve(stored, at: position).object
+    }
+
+    /// An object whose contents do not have the shape its class requires.
+    @inline(never)
+    func unexpected(
+        _ reason: String,
+        _ object: PropertyListValue,
+        _ uid: UID?,
+        _ position: ArchiveDecodingPosition
+    ) -> DecodingError {
+        self.corrupted(
+            KeyedArchiveError(.unexpectedObject, uid: uid, reason: reason),
+            object: object,
+            uid: uid,
+            at: position
+        )
+    }
+}

@@ -1,0 +1,272 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `Decoder` the decoded types see.
+///
+/// One instance serves a whole decoding run: decoding a nested value saves the current object and
+/// coding path, decodes, and restores them, so nested values cost no decoder allocation. Only
+/// `superDecoder()` makes a new instance, since the decoder it returns may outlive the call.
+internal final class _ArchiveDecoder: Decoder {
+    /// The archive-wide state.
+    let session: ArchiveDecodingSession
+    /// The object (or inline value) being decoded; never a UID.
+    @exclusivity(unchecked) private(set) var object: PropertyListValue
+    /// The UID of ``object``, or `nil` for an inline value.
+    @exclusivity(unchecked) private(set) var uid: UID?
+    /// The coding path of ``object``.
+    @exclusivity(unchecked) private(set) var codingPathNode: CodingPathNode
+
+    init(session: ArchiveDecodingSession, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) {
+        self.session = session
+        self.object = object
+        self.uid = uid
+        self.codingPathNode = codingPath
+    }
+
+    var codingPath: [any CodingKey] { self.codingPathNode.path }
+
+    var userInfo: [CodingUserInfoKey: Any] { self.session.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(
+            try _ArchiveKeyedDecodingContainer<Key>(
+                decoder: self,
+                object: self.object,
+                uid: self.uid,
+                codingPath: self.codingPathNode
+            )
+        )
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try _ArchiveUnkeyedDecodingContainer(
+            decoder: self,
+            object: self.object,
+            uid: self.uid,
+            codingPath: self.codingPathNode
+        )
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        _ArchiveSingleValueDecodingContainer(
+            decoder: self,
+            object: self.object,
+            uid: self.uid,
+            codingPath: self.codingPathNode
+        )
+    }
+}
+
+// MARK: - The generic entry point
+
+extension _ArchiveDecoder {
+    /// Decodes `T` from a value as a container stores it: an inline scalar, or a UID.
+    @inline(__always)
+    func decode<T: Decodable>(
+        _ type: T.Type,
+        stored: PropertyListValue,
+        at position: ArchiveDecodingPosition
+    ) throws -> T {
+        guard case .uid(let uid) = stored else {
+            return try self.decode(type, object: stored, uid: nil, at: position, reentrant: false)
+        }
+        guard let object = self.session.object(at: uid) else {
+            throw self.invalidReference(uid, at: position)
+        }
+        return try self.decode(type, object: object, uid: uid, at: position, reentrant: false)
+    }
+
+    /// Decodes `T` from a resolved object.
+    ///
+    /// Types with an archive form of their own (strings, numbers, data, dates, UUIDs, URLs,
+    /// dictionaries) are read here; every other type decodes itself from a container.
+    /// - Parameter reentrant: Whether this decodes the current object again through a single
+    ///   value container, which must not count as a cycle.
+    func decode<T: Decodable>(
+        _ type: T.Type,
+        object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition,
+        reentrant: Bool
+    ) throws -> T {
+        // UID 0 is `$null`, a string: keep the types that read strings from taking it for one.
+        if let uid, uid.rawValue == 0, T.self == String.self || T.self == URL.self || T.self == UUID.self {
+            throw self.mismatch(type, object: object, uid: uid, at: position)
+        }
+        // The metatype checks fold away when T is known at compile time. `as!` cannot fail after them.
+        if T.self == String.self { return try self.unboxString(object, uid: uid, at: position) as! T }
+        if T.self == Int.self { return try self.unboxInteger(Int.self, object, uid: uid, at: position) as! T }
+        if T.self == Double.self { return try self.unboxDouble(object, uid: uid, at: position) as! T }
+        if T.self == Bool.self { return try self.unboxBool(object, uid: uid, at: position) as! T }
+        if T.self == Date.self { return try self.unboxDate(object, uid: uid, at: position) as! T }
+        if T.self == Data.self { return try self.unboxData(object, uid: uid, at: position) as! T }
+        if T.self == Float.self { return try self.unboxFloat(object, uid: uid, at: position) as! T }
+        if T.self == Int64.self { return try self.unboxInteger(Int64.self, object, uid: uid, at: position) as! T }
+        if T.self == UInt64.self { return try self.unboxInteger(UInt64.self, object, uid: uid, at: position) as! T }
+        if T.self == Int32.self { return try self.unboxInteger(Int32.self, object, uid: uid, at: position) as! T }
+        if T.self == UInt32.self { return try self.unboxInteger(UInt32.self, object, uid: uid, at: position) as! T }
+        if T.self == Int16.self { return try self.unboxInteger(Int16.self, object, uid: uid, at: position) as! T }
+        if T.self == UInt16.self { return try self.unboxInteger(UInt16.self, object, uid: uid, at: position) as! T }
+        if T.self == Int8.self { return try self.unboxInteger(Int8.self, object, uid: uid, at: position) as! T }
+        if T.self == UInt8.self { return try self.unboxInteger(UInt8.self, object, uid: uid, at: position) as! T }
+        if T.self == UInt.self { return try self.unboxInteger(UInt.self, object, uid: uid, at: position) as! T }
+        if T.self == UUID.self { return try self.unboxUUID(object, uid: uid, at: position) as! T }
+        if T.self == URL.self { return try self.unboxURL(object, uid: uid, at: position) as! T }
+        return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: reentrant)
+    }
+
+    /// Decodes a type that reads itself from a container, or a dictionary.
+    ///
+    /// Class instances are cached by UID and shared. An object that is met again while it is still
+    /// being decoded is a cycle, which a value built by `init(from:)` cannot hold: that throws.
+    private func decodeComposite<T: Decodable>(
+        _ type: T.Type,
+        object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition,
+        reentrant: Bool
+    ) throws -> T {
+        // UID 0 is nil: decode it like an inline value, so `Optional` sees `decodeNil()`.
+        let objectUID = uid.flatMap { $0.rawValue == 0 ? nil : $0 }
+        let typeInfo = self.session.typeInfo(type)
+        if let objectUID {
+            // `is` then `as!`, not `as?`: an optional T would need its metadata looked up at run
+            // time on every call, class or not.
+            if typeInfo.isClass, let cached = self.session.instance(for: objectUID), cached is T {
+                return cached as! T
+            }
+            if !reentrant, self.session.isInProgress(objectUID) {
+                throw self.cycle(objectUID, at: position)
+            }
+        }
+        let node = position.node
+        guard node.depth <= self.session.maximumDepth else {
+            throw self.depthExceeded(object: object, uid: uid, at: position)
+        }
+
+        let marks = !reentrant && objectUID != nil
+        if marks, let objectUID { self.session.begin(objectUID) }
+        // Swap the state in and out: moves, not copies, so no reference counting.
+        var otherObject = object
+        var otherUID = uid
+        var otherNode = node
+        swap(&self.object, &otherObject)
+        swap(&self.uid, &otherUID)
+        swap(&self.codingPathNode, &otherNode)
+        defer {
+            swap(&self.object, &otherObject)
+            swap(&self.uid, &otherUID)
+            swap(&self.codingPathNode, &otherNode)
+            if marks, let objectUID { self.session.end(objectUID) }
+        }
+
+        let value: T
+        if let collectionType = typeInfo.collectionType {
+            value = try collectionType.init(archiveDecoder: self) as! T
+        } else {
+            value = try T(from: self)
+        }
+        if typeInfo.isClass, let objectUID {
+            self.session.remember(value as AnyObject, for: objectUID)
+        }
+        return value
+    }
+}
+
+// MARK: - Helpers for the containers
+
+extension _ArchiveDecoder {
+    /// Resolves a stored value: a UID becomes its object; an inline value stays as it is.
+    @inline(__always)
+    func resolve(
+        _ stored: PropertyListValue,
+        at position: ArchiveDecodingPosition
+    ) throws -> (object: PropertyListValue, uid: UID?) {
+        guard case .uid(let uid) = stored else { return (stored, nil) }
+        guard let object = self.session.object(at: uid) else {
+            throw self.invalidReference(uid, at: position)
+        }
+        return (object, uid)
+    }
+
+    /// Whether a resolved value is `nil`: UID 0, or an `NSNull` object.
+    func isNil(_ object: PropertyListValue, uid: UID?) -> Bool {
+        if uid?.rawValue == 0 { return true }
+        guard case .dictionary(let dictionary) = object else { return false }
+        return (try? self.session.classInfo(of: dictionary, uid: uid))?.kind == .null
+    }
+
+    /// Whether a stored value is `nil`, resolving a UID.
+    func isNil(stored: PropertyListValue) -> Bool {
+        guard case .uid(let uid) = stored else { return false }
+        if uid.rawValue == 0 { return true }
+        guard let object = self.session.object(at: uid) else { return false }
+        return self.isNil(object, uid: uid)
+    }
+
+    /// The class of an object dictionary, as a `DecodingError` on failure.
+    func classInfo(
+        of dictionary: PropertyListDictionary,
+        object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> DecodedClassInfo {
+        do {
+            return try self.session.classInfo(of: dictionary, uid: uid)
+        } catch {
+            throw self.corrupted(error, object: object, uid: uid, at: position)
+        }
+    }
+
+    /// Checks that a container at `node` does not nest deeper than allowed.
+    @inline(__always)
+    func checkDepth(
+        _ node: CodingPathNode,
+        object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws {
+        guard node.depth <= self.session.maximumDepth else {
+            throw self.depthExceeded(object: object, uid: uid, at: position)
+        }
+    }
+
+    @inline(never)
+    private func cycle(_ uid: UID, at position: ArchiveDecodingPosition) -> DecodingError {
+        let error = KeyedArchiveError(
+            .cyclicReference,
+            uid: uid,
+            reason: "\(uid) refers back to itself while it is being decoded"
+        )
+        return self.corrupted(error, object: self.session.object(at: uid), uid: uid, at: position)
+    }
+
+    @inline(never)
+    func depthExceeded(
+        object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) -> DecodingError {
+        let error = KeyedArchiveError(
+            .depthLimitExceeded,
+            uid: uid,
+            reason: "objects nest deeper than the limit of \(self.session.maximumDepth)"
+        )
+        return self.corrupted(error, object: object, uid: uid, at: position)
+    }
+}

@@ -1,0 +1,339 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+/// A keyed container over an object: its own keys (unescaped; `$class` and other reserved keys
+/// left out), or the keys of an `NSDictionary`.
+///
+/// The state lives in one non-generic class: the standard library's container box copies the
+/// container for every call, and containers run unspecialized for keys from other modules, so one
+/// reference and no generic helpers keep each call cheap.
+internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    private let storage: ArchiveKeyedDecodingStorage
+
+    init(decoder: _ArchiveDecoder, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) throws {
+        self.storage = try ArchiveKeyedDecodingStorage(
+            decoder: decoder,
+            object: object,
+            uid: uid,
+            codingPath: codingPath
+        )
+    }
+
+    var codingPath: [any CodingKey] { self.storage.codingPathNode.path }
+
+    var allKeys: [Key] {
+        self.storage.keyNames.compactMap(Key.init(stringValue:))
+    }
+
+    func contains(_ key: Key) -> Bool {
+        self.storage.stored(forKey: key.stringValue) != nil
+    }
+
+    /// An absent key and UID 0 both read as `nil`, as `NSCoder` has it.
+    func decodeNil(forKey key: Key) throws -> Bool {
+        self.storage.decodeNil(forKey: key.stringValue)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try self.storage.decode(type, forKey: key)
+    }
+
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type,
+        forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        let (object, uid, node) = try self.storage.nested(forKey: key)
+        return KeyedDecodingContainer(
+            try _ArchiveKeyedDecodingContainer<NestedKey>(
+                decoder: self.storage.decoder,
+                object: object,
+                uid: uid,
+                codingPath: node
+            )
+        )
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let (object, uid, node) = try self.storage.nested(forKey: key)
+        return try _ArchiveUnkeyedDecodingContainer(
+            decoder: self.storage.decoder,
+            object: object,
+            uid: uid,
+            codingPath: node
+        )
+    }
+
+    /// A decoder over this same object, as `super.init(coder:)` reads the same keys.
+    func superDecoder() throws -> any Decoder {
+        self.storage.superDecoder()
+    }
+
+    /// A decoder over the object at a key; over `nil` when the key is absent.
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try self.storage.superDecoder(forKey: key)
+    }
+}
+
+/// The state and the non-generic work of a keyed container.
+private final class ArchiveKeyedDecodingStorage {
+    let decoder: _ArchiveDecoder
+    /// The object's UID; `nil` for an inline dictionary.
+    let uid: UID?
+    /// The entries by archive key: the object dictionary itself, or the pairs of an `NSDictionary`.
+    let entries: PropertyListDictionary
+    /// Whether ``entries`` is an object's own dictionary, whose keys are escaped.
+    let isObjectDictionary: Bool
+    let codingPathNode: CodingPathNode
+
+    init(decoder: _ArchiveDecoder, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) throws {
+        let position = ArchiveDecodingPosition(parent: codingPath, key: nil, owner: nil)
+        guard case .dictionary(let dictionary) = object else {
+            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
+        }
+        switch try decoder.classInfo(of: dictionary, object: object, uid: uid, at: position).kind {
+        case .null:
+            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
+        case .dictionary:
+            self.entries = try decoder.dictionaryEntries(of: dictionary, object: object, uid: uid, at: position)
+            self.isObjectDictionary = false
+        default:
+            self.entries = dictionary
+            self.isObjectDictionary = true
+        }
+        self.decoder = decoder
+        self.uid = uid
+        self.codingPathNode = codingPath
+    }
+
+    /// The coder keys, unescaped, without reserved keys.
+    var keyNames: [String] {
+        self.entries.compactMap { entry in
+            self.isObjectDictionary ? KeyedArchive.unescapedKey(entry.key) : entry.key
+        }
+    }
+
+    /// The stored value for a key: an inline scalar or a UID.
+    @inline(__always)
+    func stored(forKey name: String) -> PropertyListValue? {
+        if self.isObjectDictionary, name.utf8.first == UInt8(ascii: "$") {
+            return self.entries["$" + name]
+        }
+        return self.lookUp(name)
+    }
+
+    /// Where the last lookup found its key: types usually decode their keys in the order they were
+    /// encoded, so the next key is most often the next entry.
+    @exclusivity(unchecked) private var cursor = 0
+
+    /// Finds a key in ``entries``, starting after the last one found and comparing lengths before
+    /// contents (comparing two different strings costs far more than comparing their lengths).
+    private func lookUp(_ name: String) -> PropertyListValue? {
+        let count = self.entries.count
+        guard count <= 16 else { return self.entries[name] }
+        let length = name.utf8.count
+        var index = self.cursor
+        for _ in 0..<count {
+            if index >= count { index = 0 }
+            let key = self.entries[index].key
+            if key.utf8.count == length, key == name {
+                self.cursor = index + 1
+                return self.entries[index].value
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    func decodeNil(forKey name: String) -> Bool {
+        guard let stored = self.stored(forKey: name) else { return true }
+        return self.decoder.isNil(stored: stored)
+    }
+
+    @inline(__always)
+    func decode<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T {
+        guard let stored = self.stored(forKey: key.stringValue) else {
+            throw self.decoder.keyNotFound(key, in: self.uid, at: self.codingPathNode)
+        }
+        return try self.decoder.decode(
+            type,
+            stored: stored,
+            at: ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
+        )
+    }
+
+    @inline(__always)
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T? {
+        guard let stored = self.stored(forKey: key.stringValue) else { return nil }
+        let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
+        guard case .uid(let uid) = stored else {
+            return try self.decoder.decode(type, object: stored, uid: nil, at: position, reentrant: false)
+        }
+        // Resolve once, for both the nil check and the decoding.
+        guard uid.rawValue != 0 else { return nil }
+        guard let object = self.decoder.session.object(at: uid) else {
+            throw self.decoder.invalidReference(uid, at: position)
+        }
+        if self.decoder.isNil(object, uid: uid) { return nil }
+        return try self.decoder.decode(type, object: object, uid: uid, at: position, reentrant: false)
+    }
+
+    /// The object at a key, resolved, for a nested container.
+    func nested(forKey key: some CodingKey) throws -> (object: PropertyListValue, uid: UID?, node: CodingPathNode) {
+        guard let stored = self.stored(forKey: key.stringValue) else {
+            throw self.decoder.keyNotFound(key, in: self.uid, at: self.codingPathNode)
+        }
+        let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
+        let (object, uid) = try self.decoder.resolve(stored, at: position)
+        let node = position.node
+        try self.decoder.checkDepth(node, object: object, uid: uid, at: position)
+        return (object, uid, node)
+    }
+
+    func superDecoder() -> any Decoder {
+        let object = self.uid.flatMap(self.decoder.session.object(at:)) ?? .dictionary(self.entries)
+        return _ArchiveDecoder(
+            session: self.decoder.session,
+            object: object,
+            uid: self.uid,
+            codingPath: self.codingPathNode.appending(ArchiveCodingKey.super)
+        )
+    }
+
+    func superDecoder(forKey key: some CodingKey) throws -> any Decoder {
+        guard self.stored(forKey: key.stringValue) != nil else {
+            return _ArchiveDecoder(
+                session: self.decoder.session,
+                object: KeyedArchive.nullObject,
+                uid: UID(0),
+                codingPath: self.codingPathNode.appending(key)
+            )
+        }
+        let (object, uid, node) = try self.nested(forKey: key)
+        return _ArchiveDecoder(session: self.decoder.session, object: object, uid: uid, codingPath: node)
+    }
+}

@@ -1,0 +1,51 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+/// What one encoding session knows about a Swift type: how its values are archived and the class
+/// dictionary its objects point to.
+///
+/// Made once per type and session, so conformance checks, `String(describing:)` and the class
+/// chain are paid once rather than per object.
+internal final class ArchiveEncodingTypeInfo {
+    /// How values of the type are archived.
+    enum Kind {
+        /// Through `encode(to:)`, as a value: every occurrence is its own object.
+        case value
+        /// Through `encode(to:)`, as a class instance: every reference to one instance shares its UID.
+        case instance
+        /// As `NSSet`.
+        case set
+        /// As `NSDictionary`.
+        case dictionary
+    }
+
+    let kind: Kind
+    /// The class a keyed container of this type is archived under.
+    let archivedClass: ArchivedClass
+    /// The UID of the class dictionary once it has been appended to `$objects`.
+    ///
+    /// `NSKeyedArchiver` appends a class dictionary after the contents of the first object that
+    /// uses it, so this stays `nil` until that object is complete.
+    @exclusivity(unchecked) var classUID: UID?
+    /// The number of entries the last object of this type had, to size the next one.
+    @exclusivity(unchecked) var entryCountHint: Int = 0
+
+    init(kind: Kind, archivedClass: ArchivedClass) {
+        self.kind = kind
+        self.archivedClass = archivedClass
+    }
+
+    /// The description of one of Foundation's classes, such as `NSArray`.
+    convenience init(foundationClass name: String) {
+        self.init(kind: .value, archivedClass: ArchivedClass(name: name, classes: [name, "NSObject"]))
+    }
+}
