@@ -47,7 +47,17 @@ private struct BinaryObjectTable {
 
     var entries: [Entry] = []
     var references: [Int] = []
-    var interned: [PropertyListValue: Int] = [:]
+    /// Interning, split by kind so that the common leaves of keyed archives (UIDs, small integers,
+    /// strings) are found without hashing the whole enum: UIDs and integers below
+    /// ``directLimit`` by position, strings by their own hash, everything else by value.
+    var strings: [String: Int] = [:]
+    var smallUIDs: [Int] = []
+    var smallIntegers: [Int] = []
+    var booleans: (false: Int, true: Int) = (-1, -1)
+    var others: [PropertyListValue: Int] = [:]
+
+    /// UIDs and non-negative integers below this are interned through an array.
+    static let directLimit: UInt64 = 1 << 16
 
     /// Adds `value` and its descendants; returns the index of `value`.
     mutating func add(_ value: PropertyListValue) -> Int {
@@ -68,19 +78,65 @@ private struct BinaryObjectTable {
             self.entries.append(.dictionary(start: start, count: count))
             self.references.append(contentsOf: repeatElement(0, count: 2 * count))
             for (offset, entry) in dictionary.enumerated() {
-                self.references[start + offset] = self.add(.string(entry.key))
+                self.references[start + offset] = self.addString(entry.key)
             }
             for (offset, entry) in dictionary.enumerated() {
                 self.references[start + count + offset] = self.add(entry.value)
             }
             return index
-        default:
-            if let index = self.interned[value] { return index }
+        case .string(let string):
+            return self.addString(string)
+        case .uid(let uid) where uid.rawValue < Self.directLimit:
+            return Self.addDirect(Int(uid.rawValue), in: &self.smallUIDs, value, &self.entries)
+        case .integer(let integer):
+            if let small = integer.uint64Value, small < Self.directLimit {
+                return Self.addDirect(Int(small), in: &self.smallIntegers, value, &self.entries)
+            }
+            return self.addOther(value)
+        case .bool(let bool):
+            let existing = bool ? self.booleans.true : self.booleans.false
+            if existing >= 0 { return existing }
             let index = self.entries.count
             self.entries.append(.leaf(value))
-            self.interned[value] = index
+            if bool { self.booleans.true = index } else { self.booleans.false = index }
             return index
+        default:
+            return self.addOther(value)
         }
+    }
+
+    private mutating func addString(_ string: String) -> Int {
+        if let index = self.strings[string] { return index }
+        let index = self.entries.count
+        self.entries.append(.leaf(.string(string)))
+        self.strings[string] = index
+        return index
+    }
+
+    private mutating func addOther(_ value: PropertyListValue) -> Int {
+        if let index = self.others[value] { return index }
+        let index = self.entries.count
+        self.entries.append(.leaf(value))
+        self.others[value] = index
+        return index
+    }
+
+    /// Interns a UID or integer below ``directLimit`` through a position-indexed table (-1 = absent).
+    private static func addDirect(
+        _ key: Int,
+        in table: inout [Int],
+        _ value: PropertyListValue,
+        _ entries: inout [Entry]
+    ) -> Int {
+        if key >= table.count {
+            table.append(contentsOf: repeatElement(-1, count: max(key + 1, 2 * table.count) - table.count))
+        }
+        let existing = table[key]
+        if existing >= 0 { return existing }
+        let index = entries.count
+        entries.append(.leaf(value))
+        table[key] = index
+        return index
     }
 
     func encode() -> [UInt8] {
