@@ -67,9 +67,13 @@ let package = Package(
             name: "karchiveTests",
             dependencies: [
                 "karchive",
+                "KeyedArchiving",
+                "PropertyLists",
                 "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Expected outputs, read through #filePath so `KARCHIVE_UPDATE_EXPECTED=1 swift test` can rewrite them.
+            exclude: ["Expected"]
         ),
     ]
 )

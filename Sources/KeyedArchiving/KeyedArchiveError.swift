@@ -64,6 +64,7 @@ extension KeyedArchiveError {
             case unexpectedObject
             case cyclicReference
             case depthLimitExceeded
+            case outputLimitExceeded
         }
 
         private let base: Base
@@ -95,6 +96,9 @@ extension KeyedArchiveError {
         public static let cyclicReference = Code(.cyclicReference)
         /// Objects nest deeper than the configured limit.
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
+        /// Writing the resolved graph would exceed the configured output size, as repeating shared
+        /// objects can.
+        public static let outputLimitExceeded = Code(.outputLimitExceeded)
 
         /// The code's name, such as `invalidReference`.
         public var description: String { self.base.rawValue }

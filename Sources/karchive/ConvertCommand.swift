@@ -9,22 +9,28 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import KeyedArchiving
 import PropertyLists
 
-/// `karchive convert`: rewrites property lists as binary, XML or JSON.
+/// `karchive convert`: rewrites keyed archives and property lists as binary, XML or JSON.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert property lists to binary, XML or JSON.",
+        abstract: "Convert keyed archives and property lists to binary, XML or JSON.",
         discussion: """
-            JSON output maps the kinds JSON lacks to one-entry objects: {"$data": "<base64>"}, \
+            Binary and XML output keep every value, UIDs included, so an archive converts both ways \
+            without loss. JSON output of a keyed archive is its resolved JSON form, as 'dump --json' \
+            prints it (with --raw, the archive's own property list instead); JSON output of any other \
+            property list maps the kinds JSON lacks to one-entry objects: {"$data": "<base64>"}, \
             {"$date": "2022-07-25T16:03:35.615284Z"}, {"$uid": 1}, and {"$real": "nan"} for \
             non-finite reals. Without -o, output goes to standard output.
 
             Examples:
-              karchive convert Examples/cat.plist --to xml
-              karchive convert Examples/cat.plist --to json --compact
-              karchive convert cat.xml --to binary -o cat.plist
+              karchive convert Examples/cat.archive --to xml -o cat.xml
+              karchive convert cat.xml --to binary -o cat.archive
+              karchive convert Examples/cat.archive --to json --compact
+              karchive convert Examples/cat.archive --to json --raw
+              karchive convert Examples/cat.plist --to json --sort-keys
             """
     )
 
@@ -64,19 +70,22 @@ struct ConvertCommand: ParsableCommand {
     @Flag(help: "Sort JSON object keys by code point instead of keeping their stored order.")
     var sortKeys = false
 
+    @Flag(help: "With --to json, write a keyed archive's own property list instead of resolving it.")
+    var raw = false
+
     func validate() throws {
         if self.output != nil, self.input.files.count > 1 {
             throw ValidationError("--output needs exactly one input file, but \(self.input.files.count) were given.")
         }
-        if self.to != .json, self.jsonStyle != nil || self.sortKeys {
-            throw ValidationError("--pretty, --compact and --sort-keys apply only to --to json.")
+        if self.to != .json, self.jsonStyle != nil || self.sortKeys || self.raw {
+            throw ValidationError("--pretty, --compact, --sort-keys and --raw apply only to --to json.")
         }
     }
 
     func run() throws {
         let console = Console.current
         try self.input.forEachPropertyList { parsed in
-            let bytes = self.render(parsed.value)
+            let bytes = try self.render(parsed.value)
             if let output = self.output, output != "-" {
                 try FileIO.writeFile(bytes, atPath: output)
             } else {
@@ -87,17 +96,25 @@ struct ConvertCommand: ParsableCommand {
 
     /// The bytes written for one property list. JSON ends with a newline; the property list formats
     /// are written exactly as the library produces them.
-    func render(_ value: PropertyListValue) -> [UInt8] {
+    /// - Throws: ``KeyedArchiveError`` if JSON output of a keyed archive cannot resolve it.
+    func render(_ value: PropertyListValue) throws(KeyedArchiveError) -> [UInt8] {
         switch self.to {
         case .binary:
-            return Array(value.serialized(as: .binary))
+            return BinaryPropertyListWriter().write(value)
         case .xml:
-            return Array(value.serialized(as: .xml))
+            return XMLPropertyListWriter().write(value)
         case .json:
             var formatting: PropertyListJSONWriter.OutputFormatting = []
             if self.jsonStyle != .compact { formatting.insert(.prettyPrinted) }
             if self.sortKeys { formatting.insert(.sortedKeys) }
-            return PropertyListJSONWriter(outputFormatting: formatting).write(value) + [UInt8(ascii: "\n")]
+            var json: [UInt8]
+            if self.raw {
+                json = PropertyListJSONWriter(outputFormatting: formatting).write(value)
+            } else {
+                json = try ArchivedValueJSONWriter(outputFormatting: formatting).write(propertyList: value)
+            }
+            json.append(UInt8(ascii: "\n"))
+            return json
         }
     }
 }

@@ -9,47 +9,102 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import KeyedArchiving
 import PropertyLists
 
-/// `karchive dump`: prints property lists as indented trees or JSON.
+/// `karchive dump`: prints keyed archives resolved, and property lists, as indented trees or JSON.
 struct DumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
-        abstract: "Print property lists as an indented tree.",
+        abstract: "Print keyed archives and property lists as an indented tree.",
         discussion: """
-            Each line shows one value: dictionary entries as 'key: value', array elements as \
-            '[index] value'. Strings are quoted, data shows its size and first bytes in hex, dates \
-            are ISO 8601 in UTC. With several files, each is preceded by a '==> FILE <==' header.
+            A keyed archive (NSKeyedArchiver) is resolved from $top: each line shows one value, \
+            objects with their class name and size, fields and dictionary entries as 'key: value', \
+            array and set elements as '[index] value'. An object held in several places is printed \
+            in full once, marked '[UID n, shared]', and then as '[UID n, shown above at PATH]'; a \
+            cycle is marked '[UID n, cycle back to PATH]' instead of being followed. Any other \
+            property list prints as its own tree. Strings are quoted, data shows its size and first \
+            bytes in hex, dates are ISO 8601 in UTC. With several files, each is preceded by a \
+            '==> FILE <==' header.
+
+            --json prints the JSON form instead: an object with one entry per $top key; NSDate, \
+            NSData, NSUUID and NSURL as {"$date": …}, {"$data": …}, {"$uuid": …}, {"$url": …}; \
+            arrays and sets as arrays; dictionaries as objects (or {"$entries": [[key, value], …]}); \
+            other objects as {"$class": NAME, key: value, …}; a cycle as {"$ref": UID}.
 
             Examples:
+              karchive dump Examples/cat.archive
+              karchive dump --json Examples/cat.archive
+              karchive dump --raw Examples/cat.archive
+              karchive dump --nested app-data.plist
               karchive dump Examples/cat.plist
-              karchive dump --json Examples/cat.plist
+              cat Examples/cat.archive | karchive dump -
             """
     )
 
     @OptionGroup var input: InputOptions
 
-    @Flag(help: "Print pretty-printed JSON instead of the tree (the mapping that 'convert --to json' uses).")
+    @Flag(help: "Print pretty-printed JSON instead of the tree.")
     var json = false
+
+    @Flag(help: "Show a keyed archive as stored: $top and the $objects table with UIDs, unresolved.")
+    var raw = false
+
+    @Flag(help: "Also show archives and property lists nested in data values, instead of their bytes.")
+    var nested = false
+
+    func validate() throws {
+        if self.raw, self.nested {
+            throw ValidationError("--nested does not apply to --raw.")
+        }
+    }
 
     func run() throws {
         let console = Console.current
         let showsHeaders = self.input.files.count > 1
         var printedAny = false
         try self.input.forEachPropertyList { parsed in
+            let text: String
+            do throws(KeyedArchiveError) {
+                text = try self.render(parsed.value)
+            } catch {
+                throw DumpFailure(error: error)
+            }
             if showsHeaders {
                 try console.outputLine((printedAny ? "\n" : "") + "==> \(parsed.file.displayName) <==")
             }
             printedAny = true
-            try console.outputLine(self.render(parsed.value))
+            try console.outputLine(text)
         }
     }
 
     /// The text printed for one property list, without its trailing newline.
-    func render(_ value: PropertyListValue) -> String {
-        if self.json {
-            return PropertyListJSONWriter(outputFormatting: .prettyPrinted).string(from: value)
+    /// - Throws: ``KeyedArchiveError`` if the property list claims to be a keyed archive but cannot be
+    ///   resolved.
+    func render(_ value: PropertyListValue) throws(KeyedArchiveError) -> String {
+        if self.raw {
+            if self.json {
+                return PropertyListJSONWriter(outputFormatting: .prettyPrinted).string(from: value)
+            }
+            if let archive = try? KeyedArchive(detecting: value) {
+                return KeyedArchiveTablePrinter().string(from: archive)
+            }
+            return PropertyListTreePrinter().string(from: value)
         }
-        return PropertyListTreePrinter().string(from: value)
+        if self.json {
+            let writer = ArchivedValueJSONWriter(outputFormatting: .prettyPrinted, expandsNestedData: self.nested)
+            return String(decoding: try writer.write(propertyList: value), as: UTF8.self)
+        }
+        return try ArchivedValueTreePrinter(expandsNestedData: self.nested).string(fromPropertyList: value)
+    }
+}
+
+/// A keyed archive that `dump` could not resolve, reported with a pointer to the tools that show why.
+struct DumpFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    var error: KeyedArchiveError
+
+    var description: String {
+        "\(self.error) (see 'karchive validate' or 'karchive dump --raw')"
     }
 }

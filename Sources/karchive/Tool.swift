@@ -10,25 +10,28 @@
 
 import ArgumentParser
 
-/// The `karchive` command: inspects and converts property lists.
+/// The `karchive` command: inspects, validates and converts keyed archives and property lists.
 @main
 struct Tool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "karchive",
-        abstract: "Inspect and convert property lists.",
+        abstract: "Read NSKeyedArchiver archives and property lists.",
         discussion: """
-            Reads binary (bplist00) and XML property lists, detecting the format from the bytes. \
-            Use '-' as a file name to read standard input.
+            Reads binary (bplist00) and XML property lists, detecting the format from the bytes, and \
+            resolves the keyed archives (NSKeyedArchiver) among them into readable object trees. Use \
+            '-' as a file name to read standard input. Exits 1 when an input cannot be read, with one \
+            line per failure on standard error, and 2 on a usage error.
 
             Examples:
-              karchive dump Examples/cat.plist
-              karchive dump --json a.plist b.plist
-              karchive convert Examples/cat.plist --to xml
-              karchive convert Examples/cat.plist --to json --compact --sort-keys
-              cat Examples/cat.plist | karchive convert - --to binary -o cat-copy.plist
+              karchive dump Examples/cat.archive
+              karchive dump --json Examples/cat.archive
+              karchive info Examples/cat.archive
+              karchive validate Examples/cat.archive
+              karchive convert Examples/cat.archive --to xml -o cat.xml
+              cat cat.xml | karchive convert - --to binary -o cat-again.archive
             """,
         version: "0.1.0",
-        subcommands: [DumpCommand.self, ConvertCommand.self]
+        subcommands: [DumpCommand.self, ConvertCommand.self, InfoCommand.self, ValidateCommand.self]
     )
 
     /// The exit status for a usage error: 2, as POSIX tools use (ArgumentParser's default is 64).

@@ -144,7 +144,7 @@ import Testing
     @Test func rejectsJSONOptionsForOtherFormats() throws {
         let (code, message) = try #require(usageError(["convert", "a.plist", "--to", "xml", "--compact"]))
         #expect(code == .validationFailure)
-        #expect(message == "--pretty, --compact and --sort-keys apply only to --to json.")
+        #expect(message == "--pretty, --compact, --sort-keys and --raw apply only to --to json.")
     }
 
     @Test func rejectsAnUnknownFormat() throws {
@@ -162,5 +162,52 @@ import Testing
     @Test func rejectsBothPrettyAndCompact() throws {
         let (code, _) = try #require(usageError(["convert", "a.plist", "--to", "json", "--pretty", "--compact"]))
         #expect(code == .validationFailure)
+    }
+}
+
+/// `karchive convert` on keyed archives: lossless between binary and XML, and the resolved JSON form.
+@Suite struct ConvertArchiveTests {
+    @Test(arguments: [
+        "NSKeyedUnarchiver-ComplexTest.plist", "circular_archive.plist", "nsarray_runningprocesses.bplist",
+    ])
+    func keepsUIDsThroughXMLAndBack(fixture: String) throws {
+        try withTemporaryDirectory { directory in
+            let binary = Fixtures.appleDirectory.appendingPathComponent(fixture).path
+            let xml = directory.appendingPathComponent("archive.xml").path
+            let binaryAgain = directory.appendingPathComponent("archive.bplist").path
+            #expect(try runTool(["convert", binary, "--to", "xml", "-o", xml]).exitCode == .success)
+            #expect(try runTool(["convert", xml, "--to", "binary", "-o", binaryAgain]).exitCode == .success)
+
+            let original = try PropertyListValue(parsing: Data(contentsOf: URL(fileURLWithPath: binary)))
+            let viaXML = try PropertyListValue.parse(Data(contentsOf: URL(fileURLWithPath: xml)))
+            let final = try PropertyListValue.parse(Data(contentsOf: URL(fileURLWithPath: binaryAgain)))
+            #expect(viaXML.format == .xml)
+            #expect(final.format == .binary)
+            #expect(viaXML.value == original)
+            #expect(final.value == original)
+            #expect(try String(contentsOfFile: xml, encoding: .utf8).contains("<key>CF$UID</key>"))
+            // Every command reads the converted archive the same way.
+            #expect(try runTool(["dump", binaryAgain]).outputText == runTool(["dump", binary]).outputText)
+            #expect(try runTool(["dump", xml]).outputText == runTool(["dump", binary]).outputText)
+        }
+    }
+
+    @Test func writesTheResolvedJSONFormOfAnArchive() throws {
+        let path = Fixtures.appleDirectory.appendingPathComponent("NSKeyedUnarchiver-ComplexTest.plist").path
+        let run = try runTool(["convert", path, "--to", "json", "--compact", "--sort-keys"])
+        #expect(run.exitCode == .success)
+        #expect(
+            run.outputText == #"{"root":{"array":[null,"hello",34545,{"key":"val"}],"string":"hello","#
+                + #""url":{"$url":"https://www.swift.org/index.xml"},"uuid":{"$uuid":"71DC068E-3420-45FF-919E-3A267D55EC22"}}}"#
+                + "\n"
+        )
+        let raw = try runTool(["convert", path, "--to", "json", "--compact", "--raw"])
+        #expect(raw.outputText.hasPrefix(#"{"$version":100000,"$objects":["$null",{"NS.keys":[{"$uid":2},"#))
+    }
+
+    @Test func rejectsRawForOtherFormats() throws {
+        let (code, message) = try #require(usageError(["convert", "a.plist", "--to", "binary", "--raw"]))
+        #expect(code == .validationFailure)
+        #expect(message == "--pretty, --compact, --sort-keys and --raw apply only to --to json.")
     }
 }

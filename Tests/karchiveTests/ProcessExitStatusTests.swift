@@ -34,7 +34,9 @@ import Testing
         input: Data? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = try #require(Self.executable, "karchive was not built next to the tests")
+        let executable = Self.executable
+        try #require(executable != nil, "karchive was not built next to the tests")
+        process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
@@ -73,7 +75,50 @@ import Testing
         #expect(result.stderr == "karchive: /nonexistent/file.plist: No such file or directory\n")
     }
 
-    @Test(arguments: [["dump"], ["convert", "x.plist", "--to", "yaml"], ["frobnicate"]])
+    @Test func validateExitsOneWithFindingsAndZeroWhenValid() throws {
+        let circular = Self.repositoryPath("Tests/TestSupport/Fixtures/apple/circular_archive.plist")
+        let invalid = try run(["validate", circular])
+        #expect(invalid.status == 1)
+        #expect(
+            invalid.stdout
+                == "\(circular): 1 finding\n  cyclicReference at UID 1: an object reaches itself: UID 1 → UID 1\n"
+        )
+        #expect(invalid.stderr.isEmpty)
+        let valid = try run(["validate", "--allow-cycles", circular, Self.repositoryPath("Examples/cat.archive")])
+        #expect(valid.status == 0)
+    }
+
+    @Test func dumpsAnArchiveFromStandardInput() throws {
+        let archive = try Data(contentsOf: URL(fileURLWithPath: Self.repositoryPath("Examples/cat.archive")))
+        let result = try run(["dump", "-"], input: archive)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("root: MyApp.Cat (6 fields)\n"))
+        let info = try run(["info", "-"], input: archive)
+        #expect(info.status == 0)
+        #expect(info.stdout.contains("archiver: NSKeyedArchiver, version 100000\n"))
+    }
+
+    @Test func brokenArchiveExitsOneWithOneLine() throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.repositoryPath("Examples/cat.archive")))
+        bytes.removeLast(10)
+        for command in [["dump", "-"], ["dump", "--json", "-"], ["info", "-"], ["convert", "-", "--to", "xml"]] {
+            let result = try run(command, input: bytes)
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stderr.hasPrefix("karchive: <stdin>: "))
+        }
+    }
+
+    static func repositoryPath(_ relative: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(relative).path
+    }
+
+    @Test(arguments: [
+        ["dump"], ["convert", "x.plist", "--to", "yaml"], ["frobnicate"], ["dump", "--raw", "--nested", "x"],
+        ["validate", "--max-depth", "-3", "x"], ["info"],
+    ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)

@@ -24,7 +24,7 @@ import Testing
 
     @Test func listsItsSubcommands() {
         let names = Tool.configuration.subcommands.map { $0._commandName }
-        #expect(names == ["dump", "convert"])
+        #expect(names == ["dump", "convert", "info", "validate"])
     }
 
     @Test func rejectsUnknownSubcommands() throws {

@@ -21,22 +21,35 @@ import Foundation
 /// Each object is resolved once and its value reused for every later reference, so heavily shared
 /// graphs stay linear in time and memory. An object met again while it is being resolved is a
 /// cycle and becomes ``ArchivedValue/reference(_:)``. Nesting is bounded by `maximumDepth`.
+///
+/// With `keepsContainersByReference`, every object that resolves to an array, dictionary or other
+/// object is kept in ``containers`` and every place that holds it gets ``ArchivedValue/reference(_:)``
+/// instead, counted in ``referenceCounts``: the shape ``ArchivedObjectGraph`` presents.
 internal struct ArchiveResolver {
     private let archive: KeyedArchive
     private let maximumDepth: Int
+    private let keepsContainersByReference: Bool
     private var resolved: [Int: ArchivedValue] = [:]
     private var inProgress: Set<Int> = []
     private var depth = 0
+    /// The resolved containers, when keeping them by reference.
+    private(set) var containers: [UID: ArchivedValue] = [:]
+    /// How often each container is referred to, not counting cycles, when keeping them by reference.
+    private(set) var referenceCounts: [UID: Int] = [:]
 
-    init(archive: KeyedArchive, maximumDepth: Int) {
+    init(archive: KeyedArchive, maximumDepth: Int, keepsContainersByReference: Bool = false) {
         self.archive = archive
         self.maximumDepth = maximumDepth
+        self.keepsContainersByReference = keepsContainersByReference
     }
 
     mutating func resolve(_ uid: UID) throws(KeyedArchiveError) -> ArchivedValue {
         let object = try self.archive.object(for: uid)
         let index = Int(uid.rawValue)
-        if let value = self.resolved[index] { return value }
+        if let value = self.resolved[index] {
+            self.countReference(value)
+            return value
+        }
         if self.inProgress.contains(index) { return .reference(uid) }
         guard self.depth < self.maximumDepth else {
             throw KeyedArchiveError(
@@ -51,9 +64,19 @@ internal struct ArchiveResolver {
             self.depth -= 1
             self.inProgress.remove(index)
         }
-        let value = try self.resolveObject(object, uid: uid)
+        var value = try self.resolveObject(object, uid: uid)
+        if self.keepsContainersByReference, value.isContainer {
+            self.containers[uid] = value
+            value = .reference(uid)
+            self.countReference(value)
+        }
         self.resolved[index] = value
         return value
+    }
+
+    private mutating func countReference(_ value: ArchivedValue) {
+        guard self.keepsContainersByReference, case .reference(let uid) = value else { return }
+        self.referenceCounts[uid, default: 0] += 1
     }
 
     /// A value stored inline in an object dictionary, or the object a UID refers to.
@@ -191,5 +214,15 @@ internal struct ArchiveResolver {
             )
         }
         return .url(url.absoluteString)
+    }
+}
+
+extension ArchivedValue {
+    /// Whether this is an array, dictionary or object: a value that holds other values.
+    internal var isContainer: Bool {
+        switch self {
+        case .array, .dictionary, .object, .top: return true
+        default: return false
+        }
     }
 }

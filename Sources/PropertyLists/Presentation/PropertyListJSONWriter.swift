@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// Writes a property list value as JSON text, with a stable mapping for the kinds JSON lacks.
@@ -64,6 +64,12 @@ public struct PropertyListJSONWriter: Sendable {
     /// The layout of the output. Defaults to compact, with keys in stored order.
     public var outputFormatting: OutputFormatting
 
+    /// Writes a data value as other JSON text instead of `{"$data": …}`, when it returns some.
+    ///
+    /// The text is written as for depth 0 and re-indented where it lands. `KeyedArchiving` uses this
+    /// to show property lists and archives nested in data values.
+    package var dataRenderer: (@Sendable (Data) -> [UInt8]?)?
+
     /// Creates a writer.
     /// - Parameter outputFormatting: The layout of the output.
     public init(outputFormatting: OutputFormatting = []) {
@@ -77,11 +83,12 @@ public struct PropertyListJSONWriter: Sendable {
     ///   when sorting keys.
     public func write(_ value: PropertyListValue) -> [UInt8] {
         var emitter = JSONEmitter(
-            prettyPrinted: self.outputFormatting.contains(.prettyPrinted),
-            sortsKeys: self.outputFormatting.contains(.sortedKeys)
+            output: JSONOutput(prettyPrinted: self.outputFormatting.contains(.prettyPrinted)),
+            sortsKeys: self.outputFormatting.contains(.sortedKeys),
+            dataRenderer: self.dataRenderer
         )
         emitter.emit(value, depth: 0)
-        return emitter.output
+        return emitter.output.bytes
     }
 
     /// Writes `value` as JSON text, without a trailing newline.
@@ -96,53 +103,42 @@ public struct PropertyListJSONWriter: Sendable {
 private struct JSONEmitter {
     private static let tags: Set<String> = ["$data", "$date", "$real", "$uid", "$dict"]
 
-    let prettyPrinted: Bool
+    var output: JSONOutput
     let sortsKeys: Bool
-    var output: [UInt8] = []
-
-    init(prettyPrinted: Bool, sortsKeys: Bool) {
-        self.prettyPrinted = prettyPrinted
-        self.sortsKeys = sortsKeys
-        self.output.reserveCapacity(4096)
-    }
+    let dataRenderer: (@Sendable (Data) -> [UInt8]?)?
 
     mutating func emit(_ value: PropertyListValue, depth: Int) {
         switch value {
         case .string(let string):
-            self.appendString(string)
+            self.output.appendString(string)
         case .integer(let integer):
-            self.appendASCII(integer.description)
+            self.output.appendInteger(integer)
         case .real(let real):
-            self.appendNumber(real)
+            self.output.appendReal(real)
         case .float(let float):
-            if PropertyListTimestamp.nonFiniteName(float) != nil {
-                self.appendNumber(Double(float))
-            } else {
-                self.appendASCII(float.description)
-            }
+            self.output.appendFloat(float)
         case .bool(let bool):
-            self.appendASCII(bool ? "true" : "false")
+            self.output.appendBool(bool)
         case .date(let date):
-            self.openTag("$date")
-            self.output.append(UInt8(ascii: "\""))
-            PropertyListTimestamp.append(interval: date.timeIntervalSinceReferenceDate, to: &self.output)
-            self.output.append(UInt8(ascii: "\""))
-            self.output.append(UInt8(ascii: "}"))
+            self.output.appendDate(date)
         case .data(let data):
-            self.openTag("$data")
-            self.output.append(UInt8(ascii: "\""))
-            self.appendBase64(data)
-            self.output.append(UInt8(ascii: "\""))
-            self.output.append(UInt8(ascii: "}"))
+            if let rendered = self.dataRenderer?(data) {
+                self.output.appendNested(rendered, depth: depth)
+            } else {
+                self.output.appendData(data)
+            }
         case .uid(let uid):
-            self.openTag("$uid")
-            self.appendASCII(String(uid.rawValue))
-            self.output.append(UInt8(ascii: "}"))
+            self.output.appendTagged("$uid", number: uid.rawValue)
         case .array(let elements):
-            self.emitArray(elements, depth: depth)
+            self.output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                self.output.beginElement(index, depth: depth)
+                self.emit(element, depth: depth + 1)
+            }
+            self.output.endContainer(UInt8(ascii: "]"), count: elements.count, depth: depth)
         case .dictionary(let dictionary):
             if dictionary.count == 1, let key = dictionary.first?.key, Self.tags.contains(key) {
-                self.openTag("$dict")
+                self.output.openTag("$dict")
                 self.emitDictionary(dictionary, depth: depth)
                 self.output.append(UInt8(ascii: "}"))
             } else {
@@ -151,34 +147,14 @@ private struct JSONEmitter {
         }
     }
 
-    private mutating func emitArray(_ elements: [PropertyListValue], depth: Int) {
-        self.output.append(UInt8(ascii: "["))
-        guard !elements.isEmpty else {
-            self.output.append(UInt8(ascii: "]"))
-            return
-        }
-        for (index, element) in elements.enumerated() {
-            if index > 0 { self.output.append(UInt8(ascii: ",")) }
-            self.newline(depth: depth + 1)
-            self.emit(element, depth: depth + 1)
-        }
-        self.newline(depth: depth)
-        self.output.append(UInt8(ascii: "]"))
-    }
-
     private mutating func emitDictionary(_ dictionary: PropertyListDictionary, depth: Int) {
         self.output.append(UInt8(ascii: "{"))
-        guard !dictionary.isEmpty else {
-            self.output.append(UInt8(ascii: "}"))
-            return
-        }
-        var first = true
+        var index = 0
         func entry(_ key: String, _ value: PropertyListValue, into emitter: inout JSONEmitter) {
-            if !first { emitter.output.append(UInt8(ascii: ",")) }
-            first = false
-            emitter.newline(depth: depth + 1)
-            emitter.appendString(key)
-            emitter.appendColon()
+            emitter.output.beginElement(index, depth: depth)
+            index += 1
+            emitter.output.appendString(key)
+            emitter.output.appendColon()
             emitter.emit(value, depth: depth + 1)
         }
         if self.sortsKeys {
@@ -187,112 +163,6 @@ private struct JSONEmitter {
         } else {
             for (key, value) in dictionary { entry(key, value, into: &self) }
         }
-        self.newline(depth: depth)
-        self.output.append(UInt8(ascii: "}"))
-    }
-
-    /// Writes `{"<tag>":` followed by a space when pretty-printing; the caller closes the brace.
-    private mutating func openTag(_ tag: StaticString) {
-        self.output.append(UInt8(ascii: "{"))
-        self.output.append(UInt8(ascii: "\""))
-        tag.withUTF8Buffer { self.output.append(contentsOf: $0) }
-        self.output.append(UInt8(ascii: "\""))
-        self.appendColon()
-    }
-
-    private mutating func appendColon() {
-        self.output.append(UInt8(ascii: ":"))
-        if self.prettyPrinted { self.output.append(UInt8(ascii: " ")) }
-    }
-
-    private mutating func newline(depth: Int) {
-        guard self.prettyPrinted else { return }
-        self.output.append(UInt8(ascii: "\n"))
-        self.output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
-    }
-
-    private mutating func appendASCII(_ text: String) {
-        self.output.append(contentsOf: text.utf8)
-    }
-
-    private mutating func appendNumber(_ value: Double) {
-        if let name = PropertyListTimestamp.nonFiniteName(value) {
-            self.openTag("$real")
-            self.output.append(UInt8(ascii: "\""))
-            self.appendASCII(name)
-            self.output.append(UInt8(ascii: "\""))
-            self.output.append(UInt8(ascii: "}"))
-        } else {
-            self.appendASCII(value.description)
-        }
-    }
-
-    private mutating func appendString(_ string: String) {
-        self.output.append(UInt8(ascii: "\""))
-        let handled: Void? = string.utf8.withContiguousStorageIfAvailable { self.appendEscaped($0) }
-        if handled == nil {
-            let bytes = Array(string.utf8)
-            bytes.withUnsafeBufferPointer { self.appendEscaped($0) }
-        }
-        self.output.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends UTF-8 bytes, escaping what JSON requires; runs that need no escaping are copied at once.
-    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        for index in bytes.indices {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            self.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            runStart = index + 1
-            self.output.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): self.output.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): self.output.append(UInt8(ascii: "\\"))
-            case 0x08: self.output.append(UInt8(ascii: "b"))
-            case 0x0C: self.output.append(UInt8(ascii: "f"))
-            case 0x0A: self.output.append(UInt8(ascii: "n"))
-            case 0x0D: self.output.append(UInt8(ascii: "r"))
-            case 0x09: self.output.append(UInt8(ascii: "t"))
-            default:
-                self.output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                self.output.append(hexDigits[Int(byte >> 4)])
-                self.output.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        self.output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-    }
-
-    /// Appends standard base64 (RFC 4648 §4) with padding and without line breaks.
-    private mutating func appendBase64(_ data: Data) {
-        let handled: Void? = data.withContiguousStorageIfAvailable { self.appendBase64($0) }
-        if handled == nil {
-            let bytes = Array(data)
-            bytes.withUnsafeBufferPointer { self.appendBase64($0) }
-        }
-    }
-
-    private mutating func appendBase64(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.output.reserveCapacity(self.output.count + (bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let bits = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            self.output.append(base64Alphabet[Int(bits >> 18 & 0x3F)])
-            self.output.append(base64Alphabet[Int(bits >> 12 & 0x3F)])
-            self.output.append(base64Alphabet[Int(bits >> 6 & 0x3F)])
-            self.output.append(base64Alphabet[Int(bits & 0x3F)])
-            index += 3
-        }
-        let remaining = bytes.count - index
-        guard remaining > 0 else { return }
-        let second = remaining == 2 ? UInt32(bytes[index + 1]) : 0
-        let bits = UInt32(bytes[index]) << 16 | second << 8
-        self.output.append(base64Alphabet[Int(bits >> 18 & 0x3F)])
-        self.output.append(base64Alphabet[Int(bits >> 12 & 0x3F)])
-        self.output.append(remaining == 2 ? base64Alphabet[Int(bits >> 6 & 0x3F)] : UInt8(ascii: "="))
-        self.output.append(UInt8(ascii: "="))
+        self.output.endContainer(UInt8(ascii: "}"), count: dictionary.count, depth: depth)
     }
 }
-
-private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-private let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// Prints a property list value as an indented tree for people to read, one value per line.
@@ -50,6 +50,13 @@ public struct PropertyListTreePrinter: Sendable {
     /// The largest number of leading bytes of a data value to show in hex. Defaults to 16.
     public var maximumDataPreviewCount: Int
 
+    /// Shows a data value as a summary line and a tree below it instead of its bytes, when it
+    /// returns one.
+    ///
+    /// The tree is written as for depth 0 and indented one level below the data value.
+    /// `KeyedArchiving` uses this to show property lists and archives nested in data values.
+    package var dataRenderer: (@Sendable (Data) -> (summary: String, tree: String)?)?
+
     /// Creates a printer.
     /// - Parameters:
     ///   - indentation: The number of spaces each level of nesting adds.
@@ -64,9 +71,9 @@ public struct PropertyListTreePrinter: Sendable {
     /// - Returns: The tree.
     /// - Complexity: O(*n*) in the size of the output.
     public func string(from value: PropertyListValue) -> String {
-        var emitter = TreeEmitter(printer: self)
+        var emitter = TreeEmitter(output: TreeOutput(printer: self), dataRenderer: self.dataRenderer)
         emitter.emitTree(value, depth: 0)
-        return String(decoding: emitter.output, as: UTF8.self)
+        return String(decoding: emitter.output.bytes, as: UTF8.self)
     }
 
     /// The line that shows `value` itself: a scalar in full, or a container's kind and size.
@@ -78,166 +85,43 @@ public struct PropertyListTreePrinter: Sendable {
     /// - Parameter value: The value to describe.
     /// - Returns: One line of text.
     public func summary(of value: PropertyListValue) -> String {
-        var emitter = TreeEmitter(printer: self)
-        emitter.appendSummary(value)
-        return String(decoding: emitter.output, as: UTF8.self)
+        var output = TreeOutput(printer: self)
+        output.appendSummary(value)
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 }
 
-/// The single-use state of one ``PropertyListTreePrinter`` call.
+/// The single-use state of one ``PropertyListTreePrinter/string(from:)`` call.
 private struct TreeEmitter {
-    let indentation: Int
-    let maximumDataPreviewCount: Int
-    var output: [UInt8] = []
-
-    init(printer: PropertyListTreePrinter) {
-        self.indentation = max(0, printer.indentation)
-        self.maximumDataPreviewCount = max(0, printer.maximumDataPreviewCount)
-        self.output.reserveCapacity(4096)
-    }
+    var output: TreeOutput
+    let dataRenderer: (@Sendable (Data) -> (summary: String, tree: String)?)?
 
     mutating func emitTree(_ value: PropertyListValue, depth: Int) {
-        self.appendSummary(value)
         switch value {
         case .array(let elements):
+            self.output.appendSummary(value)
             for (index, element) in elements.enumerated() {
-                self.startLine(depth: depth + 1)
-                self.output.append(UInt8(ascii: "["))
-                self.appendASCII(String(index))
-                self.output.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: " ")])
+                self.output.startLine(depth: depth + 1)
+                self.output.appendIndexLabel(index)
                 self.emitTree(element, depth: depth + 1)
             }
         case .dictionary(let dictionary):
+            self.output.appendSummary(value)
             for (key, element) in dictionary {
-                self.startLine(depth: depth + 1)
-                self.appendKey(key)
-                self.output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+                self.output.startLine(depth: depth + 1)
+                self.output.appendKeyLabel(key)
                 self.emitTree(element, depth: depth + 1)
+            }
+        case .data(let data):
+            if let (summary, tree) = self.dataRenderer?(data) {
+                self.output.appendASCII(summary)
+                self.output.startLine(depth: depth + 1)
+                self.output.appendNested(tree, depth: depth + 1)
+            } else {
+                self.output.appendSummary(value)
             }
         default:
-            break
-        }
-    }
-
-    mutating func appendSummary(_ value: PropertyListValue) {
-        switch value {
-        case .string(let string):
-            self.appendQuoted(string)
-        case .integer(let integer):
-            self.appendASCII(integer.description)
-        case .real(let real):
-            PropertyListTimestamp.appendReal(real, to: &self.output)
-        case .float(let float):
-            self.appendASCII("float ")
-            self.appendASCII(PropertyListTimestamp.nonFiniteName(float) ?? float.description)
-        case .bool(let bool):
-            self.appendASCII(bool ? "true" : "false")
-        case .date(let date):
-            self.appendASCII("date ")
-            PropertyListTimestamp.append(interval: date.timeIntervalSinceReferenceDate, to: &self.output)
-        case .data(let data):
-            self.appendDataSummary(data)
-        case .uid(let uid):
-            self.appendASCII("UID(")
-            self.appendASCII(String(uid.rawValue))
-            self.output.append(UInt8(ascii: ")"))
-        case .array(let elements):
-            self.appendASCII("array (")
-            self.appendCount(elements.count, "element", "elements")
-            self.output.append(UInt8(ascii: ")"))
-        case .dictionary(let dictionary):
-            self.appendASCII("dictionary (")
-            self.appendCount(dictionary.count, "entry", "entries")
-            self.output.append(UInt8(ascii: ")"))
-        }
-    }
-
-    private mutating func startLine(depth: Int) {
-        self.output.append(UInt8(ascii: "\n"))
-        self.output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: self.indentation * depth))
-    }
-
-    private mutating func appendASCII(_ text: String) {
-        self.output.append(contentsOf: text.utf8)
-    }
-
-    private mutating func appendDataSummary(_ data: Data) {
-        self.appendASCII("data (")
-        self.appendCount(data.count, "byte", "bytes")
-        self.output.append(UInt8(ascii: ")"))
-        let previewCount = min(data.count, self.maximumDataPreviewCount)
-        guard previewCount > 0 else { return }
-        for (offset, byte) in data.prefix(previewCount).enumerated() {
-            if offset % 4 == 0 { self.output.append(UInt8(ascii: " ")) }
-            self.output.append(hexDigits[Int(byte >> 4)])
-            self.output.append(hexDigits[Int(byte & 0x0F)])
-        }
-        if previewCount < data.count { self.appendASCII(" …") }
-    }
-
-    /// `1 entry`, `2 entries`, `1,024 entries`: a non-negative count with commas between groups of
-    /// three digits.
-    private mutating func appendCount(_ count: Int, _ singular: String, _ plural: String) {
-        let digits = Array(String(count).utf8)
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { self.output.append(UInt8(ascii: ",")) }
-            self.output.append(digit)
-        }
-        self.output.append(UInt8(ascii: " "))
-        self.appendASCII(count == 1 ? singular : plural)
-    }
-
-    /// A dictionary key, bare when that is unambiguous and quoted otherwise.
-    private mutating func appendKey(_ key: String) {
-        let needsQuotes =
-            key.isEmpty
-            || key.unicodeScalars.contains { scalar in
-                switch scalar.value {
-                case 0x00...0x20, 0x22, 0x3A, 0x5C, 0x7F: return true
-                case 0x21..<0x80: return false
-                default: return Self.needsEscape(scalar) || scalar.properties.isWhitespace
-                }
-            }
-        if needsQuotes {
-            self.appendQuoted(key)
-        } else {
-            self.output.append(contentsOf: key.utf8)
-        }
-    }
-
-    /// A string in double quotes, escaped Swift-style.
-    private mutating func appendQuoted(_ string: String) {
-        self.output.append(UInt8(ascii: "\""))
-        for scalar in string.unicodeScalars {
-            switch scalar.value {
-            case 0x22: self.appendASCII(#"\""#)
-            case 0x5C: self.appendASCII(#"\\"#)
-            case 0x0A: self.appendASCII(#"\n"#)
-            case 0x0D: self.appendASCII(#"\r"#)
-            case 0x09: self.appendASCII(#"\t"#)
-            case 0x00: self.appendASCII(#"\0"#)
-            case 0x20..<0x7F: self.output.append(UInt8(truncatingIfNeeded: scalar.value))
-            default:
-                if Self.needsEscape(scalar) {
-                    self.appendASCII(#"\u{"#)
-                    self.appendASCII(String(scalar.value, radix: 16, uppercase: true))
-                    self.output.append(UInt8(ascii: "}"))
-                } else {
-                    UTF8.encode(scalar) { self.output.append($0) }
-                }
-            }
-        }
-        self.output.append(UInt8(ascii: "\""))
-    }
-
-    /// Control characters (C0, DEL, C1) and the line and paragraph separators, which would break the
-    /// layout or hide.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029: return true
-        default: return false
+            self.output.appendSummary(value)
         }
     }
 }
-
-private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

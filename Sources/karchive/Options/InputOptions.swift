@@ -13,28 +13,48 @@ import PropertyLists
 
 /// The input files a command reads.
 struct InputOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The property list files to read. Use '-' to read standard input.", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "The keyed archives or property lists to read. Use '-' to read standard input.",
+            valueName: "file"
+        )
+    )
     var files: [String]
 
     /// The inputs, in command-line order.
     var inputs: [InputFile] { self.files.map(InputFile.init(path:)) }
 
-    /// Reads and parses each input in turn and passes it to `body`, reporting each failure as one
+    /// Reads each input in turn and passes its bytes to `body`, reporting each failure as one
     /// `karchive: FILE: reason` line on standard error and carrying on with the next input.
     ///
-    /// - Parameter body: Handles one parsed input. Errors it throws are reported against the input,
-    ///   or against the file named in a ``FileError``.
+    /// - Parameter body: Handles one input. Errors it throws are reported against the input, or
+    ///   against the file named in a ``FileError``; an `ExitCode` marks a failure it reported itself.
+    /// - Throws: `ExitCode.failure` once every input has been handled, if any of them failed.
+    func forEachInput(_ body: (InputFile, [UInt8]) throws -> Void) throws(ExitCode) {
+        try self.eachInput { input in try body(input, try input.read()) }
+    }
+
+    /// Reads and parses each input in turn and passes it to `body`, reporting failures as
+    /// ``forEachInput(_:)`` does. The bytes read are released once parsed, so a large input is not
+    /// held twice while `body` works on it.
+    ///
+    /// - Parameter body: Handles one parsed input.
     /// - Throws: `ExitCode.failure` once every input has been handled, if any of them failed.
     func forEachPropertyList(_ body: (ParsedInput) throws -> Void) throws(ExitCode) {
+        try self.eachInput { input in try body(try ParsedInput(file: input)) }
+    }
+
+    private func eachInput(_ body: (InputFile) throws -> Void) throws(ExitCode) {
         var failed = false
         for input in self.inputs {
             do {
-                let bytes = try input.read()
-                let (value, format) = try PropertyListValue.parse(bytes)
-                try body(ParsedInput(file: input, bytes: bytes, value: value, format: format))
+                try body(input)
             } catch let error as FileError {
                 Console.current.reportError(error.description, subject: error.path)
                 failed = true
+            } catch let error as ExitCode {
+                // The body has reported the failure itself.
+                if error != .success { failed = true }
             } catch {
                 Console.current.reportError(String(describing: error), subject: input.displayName)
                 failed = true
@@ -72,10 +92,15 @@ struct InputFile: Hashable, Sendable {
 struct ParsedInput {
     /// Where it came from.
     var file: InputFile
-    /// Its bytes as read.
-    var bytes: [UInt8]
     /// The property list.
     var value: PropertyListValue
     /// The format it was written in.
     var format: PropertyListFormat
+
+    /// Reads and parses `file`; the bytes are not kept.
+    /// - Throws: ``FileError`` if it cannot be read, `PropertyListError` if it is not a property list.
+    init(file: InputFile) throws {
+        (self.value, self.format) = try PropertyListValue.parse(try file.read())
+        self.file = file
+    }
 }
