@@ -120,6 +120,44 @@ import Testing
         #expect(try PropertyListValue(parsing: bytes) == ["k": 2])
     }
 
+    @Test func equalKeysInDistinctObjectsAreMerged() throws {
+        // Keys are objects 1 and 2, both the ASCII string "k"; values 3 and 4.
+        let bytes = Self.assemble([[0xD2, 1, 2, 3, 4], [0x51, 0x6B], [0x51, 0x6B], [0x10, 1], [0x10, 2]], top: 0)
+        let value = try PropertyListValue(parsing: bytes)
+        #expect(value == ["k": 2])
+        #expect(value.dictionaryValue?.count == 1)
+    }
+
+    @Test func asciiAndUTF16SpellingsOfOneKeyAreMerged() throws {
+        // "k" as ASCII (object 1) and as UTF-16 (object 2).
+        let bytes = Self.assemble(
+            [[0xD2, 1, 2, 3, 4], [0x51, 0x6B], [0x61, 0x00, 0x6B], [0x10, 1], [0x10, 2]],
+            top: 0
+        )
+        #expect(try PropertyListValue(parsing: bytes).dictionaryValue?.keys == ["k"])
+    }
+
+    @Test func canonicallyEquivalentUTF16KeysAreMerged() throws {
+        // "é" precomposed (U+00E9) and decomposed (e + U+0301): equal Swift strings.
+        let bytes = Self.assemble(
+            [[0xD2, 1, 2, 3, 4], [0x61, 0x00, 0xE9], [0x62, 0x00, 0x65, 0x03, 0x01], [0x10, 1], [0x10, 2]],
+            top: 0
+        )
+        #expect(try PropertyListValue(parsing: bytes).dictionaryValue?.count == 1)
+    }
+
+    @Test(arguments: [
+        ([UInt8]([0x00, 0x41, 0x00, 0xE9, 0x20, 0xAC, 0xD8, 0x3D, 0xDE, 0x00]), "Aé€😀"),
+        ([0xDC, 0x00, 0x00, 0x62], "\u{FFFD}b"),
+        ([0x00, 0x61, 0xD8, 0x00], "a\u{FFFD}"),
+        ([0xD8, 0x00, 0xD8, 0x00, 0xDC, 0x00], "\u{FFFD}\u{10000}"),
+        ([0xFF, 0xFD, 0x07, 0xFF], "\u{FFFD}\u{7FF}"),
+    ])
+    func utf16StringsTranscodeExactly(units: [UInt8], expected: String) throws {
+        let bytes = Self.assemble([[0x60 | UInt8(units.count / 2)] + units], top: 0)
+        #expect(try PropertyListValue(parsing: bytes) == .string(expected))
+    }
+
     /// Assembles a bplist00 file from raw objects with one-byte references.
     static func assemble(_ objects: [[UInt8]], top: Int) -> [UInt8] {
         var bytes = Array("bplist00".utf8)

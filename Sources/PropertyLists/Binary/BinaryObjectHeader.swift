@@ -201,14 +201,53 @@ internal struct ObjectHeader {
             }
             return String(decoding: slice, as: UTF8.self)
         }
-        let units = slice.count / 2
-        let codeUnits = [UInt16](unsafeUninitializedCapacity: units) { buffer, initialized in
-            for index in 0..<units {
-                buffer[index] = UInt16(slice[2 * index]) << 8 | UInt16(slice[2 * index + 1])
+        return Self.transcodeUTF16BigEndian(slice)
+    }
+
+    /// Builds a `String` straight from UTF-16BE bytes, writing UTF-8 into the string's own storage;
+    /// an unpaired surrogate becomes U+FFFD.
+    private static func transcodeUTF16BigEndian(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let units = bytes.count / 2
+        // Each UTF-16 code unit becomes at most three UTF-8 bytes (a surrogate pair, two units, four).
+        return String(unsafeUninitializedCapacity: units * 3) { utf8 in
+            var written = 0
+            var index = 0
+            @inline(__always) func unit(_ at: Int) -> UInt32 {
+                UInt32(bytes[2 * at]) << 8 | UInt32(bytes[2 * at + 1])
             }
-            initialized = units
+            while index < units {
+                var scalar = unit(index)
+                index += 1
+                if scalar >= 0xD800, scalar < 0xE000 {
+                    if scalar < 0xDC00, index < units, case let low = unit(index), low >= 0xDC00, low < 0xE000 {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        index += 1
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                }
+                if scalar < 0x80 {
+                    utf8[written] = UInt8(scalar)
+                    written += 1
+                } else if scalar < 0x800 {
+                    utf8[written] = UInt8(0xC0 | scalar >> 6)
+                    utf8[written + 1] = UInt8(0x80 | scalar & 0x3F)
+                    written += 2
+                } else if scalar < 0x10000 {
+                    utf8[written] = UInt8(0xE0 | scalar >> 12)
+                    utf8[written + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    utf8[written + 2] = UInt8(0x80 | scalar & 0x3F)
+                    written += 3
+                } else {
+                    utf8[written] = UInt8(0xF0 | scalar >> 18)
+                    utf8[written + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                    utf8[written + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    utf8[written + 3] = UInt8(0x80 | scalar & 0x3F)
+                    written += 4
+                }
+            }
+            return written
         }
-        return String(decoding: codeUnits, as: UTF16.self)
     }
 }
 

@@ -130,11 +130,25 @@ public struct BinaryPropertyListReader: Sendable {
         let count = self.objectCount
         let start = self.offsetTableOffset
         let bad = self.bytes.withUnsafeBufferPointer { buffer -> Int? in
-            var position = start
-            for _ in 0..<count {
-                let offset = ObjectHeader.bigEndian(buffer, at: position, width: width)
-                if offset < 8 || offset >= end { return position }
-                position &+= width
+            // One- and two-byte offsets (files under 64 KiB and most others) get their own loops.
+            switch width {
+            case 1:
+                for entry in 0..<count where UInt64(buffer[start + entry]) < 8 || UInt64(buffer[start + entry]) >= end {
+                    return start + entry
+                }
+            case 2:
+                for entry in 0..<count {
+                    let position = start + 2 * entry
+                    let offset = UInt64(buffer[position]) << 8 | UInt64(buffer[position + 1])
+                    if offset < 8 || offset >= end { return position }
+                }
+            default:
+                var position = start
+                for _ in 0..<count {
+                    let offset = ObjectHeader.bigEndian(buffer, at: position, width: width)
+                    if offset < 8 || offset >= end { return position }
+                    position &+= width
+                }
             }
             return nil
         }

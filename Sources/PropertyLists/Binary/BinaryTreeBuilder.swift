@@ -30,6 +30,9 @@ internal struct BinaryTreeBuilder {
     private var cache: [PropertyListValue?]
     private var inProgress: [Bool]
     private var depth = 0
+    /// Byte ranges of the ASCII keys of the dictionaries being built, innermost last; each
+    /// dictionary uses the slots from where it started and gives them back when done.
+    private var keyRanges: [Range<Int>] = []
 
     init(reader: BinaryPropertyListReader, buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer
@@ -107,6 +110,8 @@ internal struct BinaryTreeBuilder {
             try self.enter(index, at: offset)
             var entries = ContiguousArray<PropertyListDictionary.Element>()
             entries.reserveCapacity(header.count)
+            let rangesStart = self.keyRanges.count
+            var keysAreASCII = header.count <= PropertyListDictionary.hashThreshold
             var keyPosition = header.payload
             var valuePosition = header.payload + header.count * self.referenceSize
             for _ in 0..<header.count {
@@ -118,15 +123,63 @@ internal struct BinaryTreeBuilder {
                         reason: "dictionary key (object \(keyIndex)) is not a string"
                     )
                 }
+                if keysAreASCII {
+                    if let range = self.asciiStringRange(of: keyIndex) {
+                        self.keyRanges.append(range)
+                    } else {
+                        keysAreASCII = false
+                    }
+                }
                 entries.append((key, try self.value(at: self.reference(at: valuePosition))))
                 keyPosition &+= self.referenceSize
                 valuePosition &+= self.referenceSize
             }
+            let keysAreDistinct = keysAreASCII && self.rangesAreDistinct(from: rangesStart)
+            self.keyRanges.removeSubrange(rangesStart...)
             self.leave(index)
-            value = .dictionary(PropertyListDictionary(readEntries: entries))
+            value = .dictionary(PropertyListDictionary(readEntries: entries, keysAreDistinct: keysAreDistinct))
         }
-        self.cache[index] = value
+        switch header.kind {
+        case .asciiString, .utf16String, .data, .array, .dictionary:
+            // Worth keeping: shared strings, data and containers are then built once.
+            self.cache[index] = value
+        default:
+            // Scalars are cheaper to decode again than to store and later destroy.
+            break
+        }
         return value
+    }
+
+    /// The byte range of the string object at `index` if it is an ASCII string (already validated
+    /// by decoding it), else `nil`.
+    private func asciiStringRange(of index: Int) -> Range<Int>? {
+        let offset = Int(
+            truncatingIfNeeded: ObjectHeader.bigEndian(
+                self.buffer,
+                at: self.offsetTable + index * self.offsetSize,
+                width: self.offsetSize
+            )
+        )
+        guard let header = try? ObjectHeader(self.buffer, at: offset, end: self.end, referenceSize: self.referenceSize),
+            case .asciiString = header.kind
+        else { return nil }
+        return header.payload..<(header.payload + header.count)
+    }
+
+    /// Whether the ASCII key ranges from `start` on hold pairwise different bytes. Equal ASCII
+    /// strings have equal bytes, so different bytes prove the keys distinct without building or
+    /// comparing `String`s.
+    private func rangesAreDistinct(from start: Int) -> Bool {
+        let ranges = self.keyRanges
+        for later in (start + 1)..<max(start + 1, ranges.count) {
+            for earlier in start..<later where ranges[earlier].count == ranges[later].count {
+                if ranges[earlier] == ranges[later] { return false }
+                let lhs = UnsafeBufferPointer(rebasing: self.buffer[ranges[earlier]])
+                let rhs = UnsafeBufferPointer(rebasing: self.buffer[ranges[later]])
+                if lhs.elementsEqual(rhs) { return false }
+            }
+        }
+        return true
     }
 
     @inline(__always)

@@ -261,6 +261,8 @@ private struct XMLPropertyListParser: ~Copyable {
                 }
                 if tag.isEmpty {
                     completed = tag.element == .array ? .array([]) : .dictionary(PropertyListDictionary())
+                } else if tag.element == .dict, let uid = self.scanner.matchUIDDictionary() {
+                    completed = .uid(UID(uid))
                 } else {
                     if let parent = top { outer.append((parent, key.take())) }
                     let isDictionary = tag.element == .dict

@@ -204,3 +204,53 @@ extension XMLScanner {
         return start..<end
     }
 }
+
+extension XMLScanner {
+    private static let uidKey = Array("<key>CF$UID</key>".utf8)
+    private static let integerOpen = Array("<integer>".utf8)
+    private static let integerClose = Array("</integer>".utf8)
+    private static let dictClose = Array("</dict>".utf8)
+
+    /// Matches the rest of a `CF$UID` dictionary right after its `<dict>` —
+    /// `<key>CF$UID</key><integer>N</integer></dict>` with only white space between, N plain decimal
+    /// digits that fit in `UInt64` — and moves past it.
+    ///
+    /// Keyed archives in XML spell every reference this way, so this skips the general container
+    /// path for most of their elements. Anything else, including malformed or out-of-range forms,
+    /// returns `nil` without moving, and the general path reads (or rejects) it.
+    mutating func matchUIDDictionary() -> UInt64? {
+        let bytes = self.bytes
+        var index = self.position
+        @inline(__always) func skipSpace() {
+            while index < bytes.count,
+                bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+            {
+                index += 1
+            }
+        }
+        @inline(__always) func match(_ literal: [UInt8]) -> Bool {
+            guard bytes.count - index >= literal.count else { return false }
+            for (offset, byte) in literal.enumerated() where bytes[index + offset] != byte { return false }
+            index += literal.count
+            return true
+        }
+        skipSpace()
+        guard match(Self.uidKey) else { return nil }
+        skipSpace()
+        guard match(Self.integerOpen) else { return nil }
+        var value: UInt64 = 0
+        let digitsStart = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2, index - digitsStart < 20 else { return nil }
+            value = sum
+            index += 1
+        }
+        guard index > digitsStart, match(Self.integerClose) else { return nil }
+        skipSpace()
+        guard match(Self.dictClose) else { return nil }
+        self.position = index
+        return value
+    }
+}
