@@ -158,6 +158,22 @@ import Testing
         #expect(try PropertyListValue(parsing: bytes) == .string(expected))
     }
 
+    @Test func equalStringsInSeparateObjectsReadBackEqual() throws {
+        // As Foundation on Linux writes them: the same text in separate objects, and different
+        // texts of equal length that could share an intern slot.
+        var objects: [[UInt8]] = [[0xAF, 0x10, 0x28] + (1...40).map { UInt8($0) }]
+        for index in 0..<40 {
+            let text = Array((index % 2 == 0 ? "same-key" : "key-\(index + 10)-x").utf8)
+            objects.append([0x50 | UInt8(text.count)] + text)
+        }
+        let value = try PropertyListValue(parsing: Self.assemble(objects, top: 0))
+        let strings = try #require(value.arrayValue).compactMap(\.stringValue)
+        #expect(strings.count == 40)
+        for (index, string) in strings.enumerated() {
+            #expect(string == (index % 2 == 0 ? "same-key" : "key-\(index + 10)-x"))
+        }
+    }
+
     /// Assembles a bplist00 file from raw objects with one-byte references.
     static func assemble(_ objects: [[UInt8]], top: Int) -> [UInt8] {
         var bytes = Array("bplist00".utf8)
