@@ -254,6 +254,31 @@ internal struct BinaryTreeBuilder {
         return true
     }
 
+    /// Whether two equally long byte ranges of the input hold the same bytes, compared eight at a time.
+    @inline(__always)
+    private func bytesEqual(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        let count = lhs.count
+        guard count == rhs.count, let base = self.buffer.baseAddress else { return count == rhs.count }
+        let left = UnsafeRawPointer(base + lhs.lowerBound)
+        let right = UnsafeRawPointer(base + rhs.lowerBound)
+        var offset = 0
+        while offset + 8 <= count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset += 1
+        }
+        return true
+    }
+
     @inline(__always)
     private mutating func enter(_ index: Int, at offset: Int) throws(PropertyListError) {
         if self.inProgress[index] {
