@@ -33,18 +33,6 @@ internal struct BinaryTreeBuilder {
     /// Byte ranges of the ASCII keys of the dictionaries being built, innermost last; each
     /// dictionary uses the slots from where it started and gives them back when done.
     private var keyRanges: [Range<Int>] = []
-    /// Recently decoded short ASCII strings, so equal strings stored as separate objects (as
-    /// Foundation on Linux writes them) share one `String` and are decoded once.
-    private var interned: [InternedString] = []
-
-    private struct InternedString {
-        var range: Range<Int> = 0..<0
-        var string = ""
-    }
-
-    /// The longest string interned, and the size of the (direct-mapped) intern table.
-    private static var internLimit: Int { 32 }
-    private static var internSlots: Int { 512 }
 
     init(reader: BinaryPropertyListReader, buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer
@@ -91,8 +79,6 @@ internal struct BinaryTreeBuilder {
             value = .data(
                 Data(UnsafeBufferPointer(rebasing: self.buffer[header.payload..<(header.payload + header.count)]))
             )
-        case .asciiString where header.count <= Self.internLimit:
-            value = .string(try self.internedASCII(header.payload..<(header.payload + header.count)))
         case .asciiString:
             value = .string(
                 try ObjectHeader.decodeString(
@@ -164,40 +150,6 @@ internal struct BinaryTreeBuilder {
         return value
     }
 
-    /// The ASCII string in `range`, decoded once per distinct content while it stays in its slot of
-    /// the intern table; a slot is reused only after comparing the bytes, never on the hash alone.
-    private mutating func internedASCII(_ range: Range<Int>) throws(PropertyListError) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        var high: UInt8 = 0
-        for index in range {
-            let byte = self.buffer[index]
-            high |= byte
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-        }
-        guard high < 0x80 else {
-            throw PropertyListError(
-                .invalidString,
-                offset: range.lowerBound,
-                reason: "non-ASCII byte in an ASCII string"
-            )
-        }
-        if self.interned.isEmpty {
-            self.interned = [InternedString](repeating: InternedString(), count: Self.internSlots)
-        }
-        let slot = Int(truncatingIfNeeded: hash >> 32) & (Self.internSlots - 1)
-        let candidate = self.interned[slot].range
-        if candidate.count == range.count,
-            UnsafeBufferPointer(rebasing: self.buffer[candidate]).elementsEqual(
-                UnsafeBufferPointer(rebasing: self.buffer[range])
-            )
-        {
-            return self.interned[slot].string
-        }
-        let string = String(decoding: UnsafeBufferPointer(rebasing: self.buffer[range]), as: UTF8.self)
-        self.interned[slot] = InternedString(range: range, string: string)
-        return string
-    }
-
     /// The byte range of the string object at `index` if it is an ASCII string (already validated
     /// by decoding it), else `nil`.
     private func asciiStringRange(of index: Int) -> Range<Int>? {
@@ -225,31 +177,6 @@ internal struct BinaryTreeBuilder {
                     return false
                 }
             }
-        }
-        return true
-    }
-
-    /// Whether two equally long byte ranges of the input hold the same bytes, compared eight at a time.
-    @inline(__always)
-    private func bytesEqual(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
-        let count = lhs.count
-        guard count == rhs.count, let base = self.buffer.baseAddress else { return count == rhs.count }
-        let left = UnsafeRawPointer(base + lhs.lowerBound)
-        let right = UnsafeRawPointer(base + rhs.lowerBound)
-        var offset = 0
-        while offset + 8 <= count {
-            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset += 8
-        }
-        while offset < count {
-            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            offset += 1
         }
         return true
     }
