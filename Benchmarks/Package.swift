@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PackageDescription
+
+import struct Foundation.URL
+
+// A path dependency's identity is its directory name, not the package's `name`, so derive it
+// from this manifest's location instead of hard-coding "swift-keyed-archive" (a clone into any
+// other folder would otherwise fail with "unknown package").
+let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .lastPathComponent
+
+let package = Package(
+    name: "benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The BenchmarkPlugin only picks up executable targets whose folder sits in a folder named
+        // `Benchmarks`, which this package's own directory is.
+        .executableTarget(
+            name: "PropertyListBenchmarks",
+            dependencies: [
+                .product(name: "PropertyLists", package: root),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "PropertyListBenchmarks",
+            resources: [.copy("Fixtures")],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
+
+// The same upcoming features as the library package.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}
