@@ -85,12 +85,26 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let console = Console.current
         try self.input.forEachPropertyList { parsed in
-            let bytes = try self.render(parsed.value)
             if let output = self.output, output != "-" {
-                try FileIO.writeFile(bytes, atPath: output)
+                try FileIO.withNewFile(atPath: output) { descriptor in
+                    try self.write(parsed.value) { chunk in try FileIO.writeAll(chunk, to: descriptor, name: output) }
+                }
             } else {
-                try console.output(bytes)
+                try self.write(parsed.value) { chunk in try console.output(chunk) }
             }
+        }
+    }
+
+    /// Writes one property list to `sink`. Binary and XML output are streamed in chunks, so a large
+    /// archive's output never sits in memory whole; JSON is rendered and then written.
+    func write(_ value: PropertyListValue, to sink: ([UInt8]) throws -> Void) throws {
+        switch self.to {
+        case .binary:
+            try BinaryPropertyListWriter().write(value, to: sink)
+        case .xml:
+            try XMLPropertyListWriter().write(value, to: sink)
+        case .json:
+            try sink(try self.render(value))
         }
     }
 

@@ -31,7 +31,31 @@ public struct BinaryPropertyListWriter: Sendable {
     public func write(_ value: PropertyListValue) -> [UInt8] {
         var table = BinaryObjectTable()
         _ = table.add(value)
-        return table.encode()
+        return table.encode(chunkSize: Int.max, flush: nil)
+    }
+
+    /// Encodes `value` in chunks, so the file never sits in memory at once.
+    ///
+    /// The bytes passed to `sink`, in order, are exactly those ``write(_:)`` returns.
+    /// - Parameters:
+    ///   - value: The top-level value.
+    ///   - chunkSize: About how many bytes to collect before calling `sink`. Defaults to 1 MiB.
+    ///   - sink: Receives each chunk; writing stops at its first error.
+    /// - Throws: The first error `sink` throws.
+    public func write(_ value: PropertyListValue, chunkSize: Int = 1 << 20, to sink: ([UInt8]) throws -> Void) throws {
+        var table = BinaryObjectTable()
+        _ = table.add(value)
+        var firstError: (any Error)?
+        withoutActuallyEscaping(sink) { sink in
+            let rest = table.encode(chunkSize: max(chunkSize, 1)) { chunk in
+                guard firstError == nil else { return }
+                do { try sink(chunk) } catch { firstError = error }
+            }
+            if firstError == nil, !rest.isEmpty {
+                do { try sink(rest) } catch { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
     }
 }
 
@@ -139,15 +163,24 @@ private struct BinaryObjectTable {
         return index
     }
 
-    func encode() -> [UInt8] {
+    /// Writes the file; with `flush`, hands over every `chunkSize` bytes and returns the rest.
+    func encode(chunkSize: Int, flush: (([UInt8]) -> Void)?) -> [UInt8] {
         var out = BinaryOutput()
-        out.bytes.reserveCapacity(64 + self.entries.count * 16)
+        out.bytes.reserveCapacity(min(64 + self.entries.count * 16, chunkSize &+ 4096))
         out.bytes.append(contentsOf: BinaryPropertyListMagic.header)
+        /// Bytes already handed to `flush`; an object's offset is this plus its place in `out`.
+        var flushed = 0
+        func flushIfFull() {
+            guard let flush, out.bytes.count >= chunkSize else { return }
+            flush(out.bytes)
+            flushed += out.bytes.count
+            out.bytes.removeAll(keepingCapacity: true)
+        }
         let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
         var offsets = [Int]()
         offsets.reserveCapacity(self.entries.count)
         for entry in self.entries {
-            offsets.append(out.bytes.count)
+            offsets.append(flushed + out.bytes.count)
             switch entry {
             case .leaf(let value):
                 out.appendLeaf(value)
@@ -162,11 +195,13 @@ private struct BinaryObjectTable {
                     out.appendBigEndian(UInt64(reference), width: referenceSize)
                 }
             }
+            flushIfFull()
         }
-        let tableOffset = out.bytes.count
+        let tableOffset = flushed + out.bytes.count
         let offsetSize = BinaryOutput.width(forMaximum: UInt64(tableOffset))
         for offset in offsets {
             out.appendBigEndian(UInt64(offset), width: offsetSize)
+            flushIfFull()
         }
         // Trailer: five unused bytes, the sort version, the two widths, then three 64-bit fields.
         out.bytes.append(contentsOf: repeatElement(0, count: 5))

@@ -38,7 +38,44 @@ public struct XMLPropertyListWriter: Sendable {
     public func write(_ value: PropertyListValue) -> [UInt8] {
         var emitter = XMLPlistEmitter()
         emitter.output.reserveCapacity(1024)
-        emitter.append(
+        emitter.emitDocument(value)
+        return emitter.output
+    }
+
+    /// Writes a whole XML property list in chunks, so the document never sits in memory at once.
+    ///
+    /// The bytes passed to `sink`, in order, are exactly those ``write(_:)`` returns.
+    /// - Parameters:
+    ///   - value: The top-level value.
+    ///   - chunkSize: About how many bytes to collect before calling `sink`. Defaults to 1 MiB.
+    ///   - sink: Receives each chunk; writing stops at its first error.
+    /// - Throws: The first error `sink` throws.
+    public func write(_ value: PropertyListValue, chunkSize: Int = 1 << 20, to sink: ([UInt8]) throws -> Void) throws {
+        var firstError: (any Error)?
+        withoutActuallyEscaping(sink) { sink in
+            var emitter = XMLPlistEmitter()
+            emitter.chunkSize = max(chunkSize, 1)
+            emitter.output.reserveCapacity(min(emitter.chunkSize, 1 << 24) + 4096)
+            emitter.flush = { chunk in
+                guard firstError == nil else { return }
+                do { try sink(chunk) } catch { firstError = error }
+            }
+            emitter.emitDocument(value)
+            emitter.flushNow()
+        }
+        if let firstError { throw firstError }
+    }
+}
+
+/// The output buffer of one ``XMLPropertyListWriter/write(_:)`` call.
+private struct XMLPlistEmitter {
+    var output: [UInt8] = []
+    /// Where chunks go when writing in chunks; `nil` collects the whole document in ``output``.
+    var flush: (([UInt8]) -> Void)?
+    var chunkSize = Int.max
+
+    mutating func emitDocument(_ value: PropertyListValue) {
+        self.append(
             """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -46,15 +83,21 @@ public struct XMLPropertyListWriter: Sendable {
 
             """
         )
-        emitter.emit(value, depth: 0)
-        emitter.append("</plist>\n")
-        return emitter.output
+        self.emit(value, depth: 0)
+        self.append("</plist>\n")
     }
-}
 
-/// The output buffer of one ``XMLPropertyListWriter/write(_:)`` call.
-private struct XMLPlistEmitter {
-    var output: [UInt8] = []
+    /// Hands the collected bytes to ``flush`` once there are ``chunkSize`` of them.
+    @inline(__always)
+    mutating func flushIfFull() {
+        if self.output.count >= self.chunkSize { self.flushNow() }
+    }
+
+    mutating func flushNow() {
+        guard let flush, !self.output.isEmpty else { return }
+        flush(self.output)
+        self.output.removeAll(keepingCapacity: true)
+    }
 
     @inline(__always)
     mutating func append(_ text: StaticString) {
@@ -111,6 +154,7 @@ private struct XMLPlistEmitter {
             self.append("<array>\n")
             for element in elements {
                 self.emit(element, depth: depth + 1)
+                self.flushIfFull()
             }
             self.indent(depth)
             self.append("</array>\n")
@@ -127,6 +171,7 @@ private struct XMLPlistEmitter {
                 self.appendEscaped(entry.key)
                 self.append("</key>\n")
                 self.emit(entry.value, depth: depth + 1)
+                self.flushIfFull()
             }
             self.indent(depth)
             self.append("</dict>\n")

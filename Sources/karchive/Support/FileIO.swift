@@ -65,6 +65,19 @@ enum FileIO {
     }
 
     /// Creates or replaces the file at `path` with `bytes`.
+    /// Creates (or truncates) the file at `path` and passes its descriptor to `body`, closing it after.
+    static func withNewFile(atPath path: String, _ body: (Int32) throws -> Void) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
+        do {
+            try body(descriptor)
+        } catch {
+            _ = close(descriptor)
+            throw error
+        }
+        guard close(descriptor) == 0 else { throw FileError(path: path, code: errno) }
+    }
+
     static func writeFile(_ bytes: [UInt8], atPath path: String) throws(FileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
