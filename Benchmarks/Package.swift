@@ -40,7 +40,16 @@ let package = Package(
             path: "PropertyListBenchmarks",
             resources: [.copy("Fixtures")],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "CoderBenchmarks",
+            dependencies: [
+                .product(name: "KeyedArchiving", package: root),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "CoderBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
 

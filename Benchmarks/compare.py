@@ -12,9 +12,14 @@
 
 Usage: python3 compare.py RESULTS.md   (or read standard input)
 
-For every "PropertyLists.<op>/<input>" with a matching "Foundation.<op>/<input>", prints the p50
-wall clock and the p50 malloc count of each, and speedup = Foundation p50 / ours p50 (and the same
-ratio of the fastest samples, p0).
+PropertyListBenchmarks: for every "PropertyLists.<op>/<input>" with a matching
+"Foundation.<op>/<input>", prints the p50 wall clock and the p50 malloc count of each, and
+speedup = Foundation p50 / ours p50 (and the same ratio of the fastest samples, p0).
+
+CoderBenchmarks: for every "KeyedArchiving.<encode|decode>/<records>", prints our p50 and the
+speedup against PropertyListEncoder/Decoder, JSONEncoder/Decoder and NSKeyedArchiver/Unarchiver
+at the same record count (where they ran), whether the targets (10x property list, 5x JSON) are
+met, then the allocations per record and peak resident memory of every coder.
 """
 
 import re
@@ -23,6 +28,21 @@ import sys
 TIME_UNITS = {"ns": 1e-3, "μs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6}
 COUNT_SCALES = {"K": 1e3, "M": 1e6, "G": 1e9}
 
+# Our coders and, per operation, the Foundation coders they are compared with (name prefix, column
+# title, the speedup target or None).
+CODER_RIVALS = {
+    "encode": [
+        ("PropertyListEncoder", "PropertyListEncoder", 10.0),
+        ("JSONEncoder", "JSONEncoder", 5.0),
+        ("NSKeyedArchiver", "NSKeyedArchiver", None),
+    ],
+    "decode": [
+        ("PropertyListDecoder", "PropertyListDecoder", 10.0),
+        ("JSONDecoder", "JSONDecoder", 5.0),
+        ("NSKeyedUnarchiver", "NSKeyedUnarchiver", None),
+    ],
+}
+
 
 def parse(text):
     """Returns {benchmark name: {"time_us": p50, "min_us": p0, "mallocs": p50}}."""
@@ -30,7 +50,7 @@ def parse(text):
     name = None
     columns = []
     for line in text.splitlines():
-        heading = re.match(r"^#{2,4}\s+(\S+\.(?:parse|write)/\S+)\s*$", line)
+        heading = re.match(r"^#{2,4}\s+(\S+\.(?:parse|write|encode|decode)/\S+)\s*$", line)
         if heading:
             name = heading.group(1)
             results[name] = {}
@@ -58,6 +78,10 @@ def parse(text):
         elif label.startswith("Malloc (total)"):
             scale = COUNT_SCALES.get(units[-1], 1.0) if len(units) > 1 else 1.0
             results[name]["mallocs"] = p50 * scale
+        elif label.startswith("Memory (resident peak)") or label.startswith("Memory Δ (resident peak)"):
+            scale = COUNT_SCALES.get(units[-1], 1.0) if len(units) > 1 else 1.0
+            key = "peak_bytes" if label.startswith("Memory (") else "peak_delta_bytes"
+            results[name][key] = float(cells[columns.index("p100")]) * scale
     return results
 
 
@@ -77,9 +101,102 @@ def format_count(count):
     return f"{count:.0f}"
 
 
+def format_bytes(count):
+    if count is None:
+        return "–"
+    return f"{count / 1e6:.0f} MB" if count >= 1e7 else f"{count / 1e6:.1f} MB"
+
+
+def print_table(header, rows):
+    widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
+    print("| " + " | ".join(cell.ljust(width) for cell, width in zip(header, widths)) + " |")
+    print("|" + "|".join(("-" * (width + 1) + ":") if i else ("-" * (width + 2)) for i, width in enumerate(widths)) + "|")
+    for row in rows:
+        print(
+            "| "
+            + " | ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(row, widths)))
+            + " |"
+        )
+
+
+def record_count(label):
+    """ "100" -> 100, "10k" -> 10000."""
+    match = re.fullmatch(r"(\d+)([kM]?)", label)
+    if not match:
+        return None
+    return int(match.group(1)) * {"": 1, "k": 1_000, "M": 1_000_000}[match.group(2)]
+
+
+def print_coders(results):
+    """The CoderBenchmarks tables; returns False when the input has none of our coder results."""
+    ours = sorted(
+        (name for name in results if name.startswith("KeyedArchiving.") and "time_us" in results[name]),
+        key=lambda name: (name.split("/")[0], record_count(name.split("/")[1]) or 0),
+    )
+    if not ours:
+        return False
+    print("Codable coders: speedup = their p50 / our p50 (wall clock); > 1 means ours is faster.\n")
+    header = (
+        "operation/records",
+        "ours p50",
+        "PropertyList* p50",
+        "speedup",
+        "JSON* p50",
+        "speedup",
+        "NSKeyed* p50",
+        "speedup",
+    )
+    rows = []
+    verdicts = []
+    for name in ours:
+        operation, size = name[len("KeyedArchiving."):].split("/")
+        mine = results[name]
+        row = [f"{operation}/{size}", format_time(mine["time_us"])]
+        for prefix, title, target in CODER_RIVALS.get(operation, []):
+            theirs = results.get(f"{prefix}.{operation}/{size}")
+            if not theirs or "time_us" not in theirs:
+                row += ["–", "–"]
+                continue
+            speedup = theirs["time_us"] / mine["time_us"]
+            row += [format_time(theirs["time_us"]), f"{speedup:.2f}×"]
+            if target is not None:
+                met = "met" if speedup >= target else "NOT met"
+                verdicts.append(f"{operation}/{size} vs {title}: {speedup:.2f}× (target {target:.0f}×): {met}")
+        rows.append(tuple(row))
+    print_table(header, rows)
+    print()
+    for verdict in verdicts:
+        print("- " + verdict)
+
+    print("\nAllocations (mallocCountTotal p50, per operation and per record) and peak resident memory")
+    print("(p100 of the sampled process peak, and its growth during the run), decoders and encoders:\n")
+    rows = []
+    for name in sorted(results, key=lambda name: (name.split("/")[0], record_count(name.split("/")[-1]) or 0)):
+        size = name.split("/")[-1]
+        records = record_count(size)
+        prefix = name.split(".")[0]
+        coders = {"KeyedArchiving"} | {rival for rivals in CODER_RIVALS.values() for rival, _, _ in rivals}
+        if not records or prefix not in coders:
+            continue
+        result = results[name]
+        mallocs = result.get("mallocs")
+        rows.append(
+            (
+                name,
+                format_count(mallocs),
+                f"{mallocs / records:.1f}" if mallocs is not None else "–",
+                format_bytes(result.get("peak_bytes")),
+                format_bytes(result.get("peak_delta_bytes")),
+            )
+        )
+    print_table(("benchmark", "mallocs", "mallocs/record", "peak resident", "peak Δ"), rows)
+    return True
+
+
 def main():
     text = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
     results = parse(text)
+    printed_coders = print_coders(results)
     rows = []
     for name in sorted(results):
         if not name.startswith("PropertyLists."):
@@ -101,7 +218,11 @@ def main():
             )
         )
     if not rows:
-        sys.exit("compare.py: no PropertyLists/Foundation pairs found in the input")
+        if printed_coders:
+            return
+        sys.exit("compare.py: no PropertyLists/Foundation or KeyedArchiving coder results found in the input")
+    if printed_coders:
+        print()
     header = (
         "operation/input",
         "ours p50",
@@ -111,15 +232,7 @@ def main():
         "ours mallocs",
         "Foundation mallocs",
     )
-    widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
-    print("| " + " | ".join(cell.ljust(width) for cell, width in zip(header, widths)) + " |")
-    print("|" + "|".join(("-" * (width + 1) + ":") if i else ("-" * (width + 2)) for i, width in enumerate(widths)) + "|")
-    for row in rows:
-        print(
-            "| "
-            + " | ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(row, widths)))
-            + " |"
-        )
+    print_table(header, rows)
     print("\nspeedup = Foundation p50 / ours p50 (wall clock); > 1 means ours is faster.")
     print("speedup (p0) = the same for the fastest sample, which other load on the machine disturbs least.")
 

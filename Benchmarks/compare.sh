@@ -9,10 +9,12 @@
 ##
 ##===----------------------------------------------------------------------===##
 
-# Runs the PropertyLists-vs-Foundation benchmarks, prints ordo-one's tables, then a ratio table.
+# Runs the PropertyLists-vs-Foundation and the Codable-coder benchmarks, prints ordo-one's tables,
+# then the ratio tables.
 #
-#   Benchmarks/compare.sh                       # everything (about 4 minutes on 2 cores, after the build)
+#   Benchmarks/compare.sh                       # everything (about 5.5 minutes on 2 cores, after the build)
 #   Benchmarks/compare.sh --filter '.*records10k\.binary' # extra arguments go to `benchmark`
+#   Benchmarks/compare.sh --target CoderBenchmarks        # the coders only (about 1.5 minutes)
 #
 # The markdown results are kept in Benchmarks/.build/benchmark-results.md.
 

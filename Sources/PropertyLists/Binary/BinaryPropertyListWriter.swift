@@ -166,21 +166,17 @@ private struct BinaryObjectTable {
     /// Writes the file; with `flush`, hands over every `chunkSize` bytes and returns the rest.
     func encode(chunkSize: Int, flush: (([UInt8]) -> Void)?) -> [UInt8] {
         var out = BinaryOutput()
-        out.bytes.reserveCapacity(min(64 + self.entries.count * 16, chunkSize &+ 4096))
+        out.chunkSize = chunkSize
+        out.flush = flush
+        // The whole file's estimate, or one chunk and a little when writing in chunks.
+        let estimate = 64 + self.entries.count * 16
+        out.bytes.reserveCapacity(chunkSize >= estimate ? estimate : chunkSize + 4096)
         out.bytes.append(contentsOf: BinaryPropertyListMagic.header)
-        /// Bytes already handed to `flush`; an object's offset is this plus its place in `out`.
-        var flushed = 0
-        func flushIfFull() {
-            guard let flush, out.bytes.count >= chunkSize else { return }
-            flush(out.bytes)
-            flushed += out.bytes.count
-            out.bytes.removeAll(keepingCapacity: true)
-        }
         let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
         var offsets = [Int]()
         offsets.reserveCapacity(self.entries.count)
         for entry in self.entries {
-            offsets.append(flushed + out.bytes.count)
+            offsets.append(out.position)
             switch entry {
             case .leaf(let value):
                 out.appendLeaf(value)
@@ -195,13 +191,13 @@ private struct BinaryObjectTable {
                     out.appendBigEndian(UInt64(reference), width: referenceSize)
                 }
             }
-            flushIfFull()
+            out.flushIfFull()
         }
-        let tableOffset = flushed + out.bytes.count
+        let tableOffset = out.position
         let offsetSize = BinaryOutput.width(forMaximum: UInt64(tableOffset))
         for offset in offsets {
             out.appendBigEndian(UInt64(offset), width: offsetSize)
-            flushIfFull()
+            out.flushIfFull()
         }
         // Trailer: five unused bytes, the sort version, the two widths, then three 64-bit fields.
         out.bytes.append(contentsOf: repeatElement(0, count: 5))
@@ -218,6 +214,23 @@ private struct BinaryObjectTable {
 /// Byte-level encoding of binary property list objects.
 private struct BinaryOutput {
     var bytes: [UInt8] = []
+    /// Where full chunks go when writing in chunks; `nil` keeps everything in ``bytes``.
+    var flush: (([UInt8]) -> Void)?
+    var chunkSize = Int.max
+    /// Bytes already handed to ``flush``.
+    var flushed = 0
+
+    /// The offset in the file of the next byte appended.
+    var position: Int { self.flushed + self.bytes.count }
+
+    /// Hands ``bytes`` to ``flush`` once there are ``chunkSize`` of them.
+    @inline(__always)
+    mutating func flushIfFull() {
+        guard self.bytes.count >= self.chunkSize, let flush else { return }
+        flush(self.bytes)
+        self.flushed += self.bytes.count
+        self.bytes.removeAll(keepingCapacity: true)
+    }
 
     /// The width CoreFoundation uses for a value up to `maximum`: 1, 2, 4 or 8 bytes.
     static func width(forMaximum maximum: UInt64) -> Int {

@@ -1,0 +1,263 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Benchmark
+import Foundation
+import KeyedArchiving
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Our Codable coders against Foundation's, on the same `[Cat]`, in one run.
+//
+// Names are "<Impl>.<operation>/<records>":
+// - `KeyedArchiving.encode` / `.decode`: `KeyedArchiveEncoder().encode([Cat])` to a binary keyed
+//   archive, and `KeyedArchiveDecoder().decode([Cat].self, from: Data)` back.
+// - `PropertyListEncoder` / `PropertyListDecoder`: binary property list.
+// - `JSONEncoder` / `JSONDecoder`.
+// - `NSKeyedArchiver` / `NSKeyedUnarchiver`: the `NSCoding` twins `CatNS` / `PlaceNS` in an `NSArray`.
+//   swift-corelibs-foundation's archiver is quadratic in the number of objects (seconds for 1,000
+//   cats), so these run at 100 and 1k records only.
+// Each decoder reads what its own encoder wrote, built once per process before measuring; each
+// encoder's benchmark first checks that its decoder reads its output back to the same cats. (The
+// decoders' processes hold only the bytes and give the setup's freed memory back to the system, so
+// that their peak resident memory is about decoding.) Wall clock and throughput are informational;
+// `mallocCountTotal` is deterministic and is what `Thresholds/` gates on (ours only).
+let benchmarks: @Sendable () -> Void = {
+    if ProcessInfo.processInfo.environment["CODER_BENCH_SIZES"] != nil {
+        printEncodedSizes()
+    }
+
+    let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
+    // Peak resident memory is sampled by a background thread every ~5 ms, so it says little about
+    // runs shorter than that; it is reported for the decoders.
+    let decodeMetrics = metrics + [.peakMemoryResident, .peakMemoryResidentDelta]
+    // The count is the same on every run, so 1% only gives large counts a little room.
+    let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(relative: [.p90: 1.0])]
+    Benchmark.defaultConfiguration = .init(metrics: metrics, thresholds: thresholds)
+
+    func configuration(
+        _ metrics: [BenchmarkMetric],
+        warmup: Int,
+        seconds: Int,
+        iterations: Int
+    ) -> Benchmark.Configuration {
+        .init(
+            metrics: metrics,
+            timeUnits: .microseconds,
+            warmupIterations: warmup,
+            maxDuration: .seconds(seconds),
+            maxIterations: iterations,
+            thresholds: thresholds
+        )
+    }
+
+    // (label, records, warmup iterations, max seconds, max iterations)
+    let sizes: [(String, Int, Int, Int, Int)] = [
+        ("1k", 1_000, 2, 2, 200),
+        ("10k", 10_000, 1, 3, 30),
+        ("100k", 100_000, 1, 4, 5),
+    ]
+
+    for (label, count, warmup, seconds, iterations) in sizes {
+        let encodeConfiguration = configuration(metrics, warmup: warmup, seconds: seconds, iterations: iterations)
+        let decodeConfiguration = configuration(decodeMetrics, warmup: warmup, seconds: seconds, iterations: iterations)
+        // Inputs are built lazily, once per process, and only for the benchmarks that run.
+        let cats = Lazy { CatGenerator.cats(count: count) }
+        let ours = Lazy { encodedCats(count) { try KeyedArchiveEncoder().encode($0) } }
+        let propertyList = Lazy { encodedCats(count) { try binaryPropertyListEncoder().encode($0) } }
+        let json = Lazy { encodedCats(count) { try JSONEncoder().encode($0) } }
+        // The round trips, checked once in each encoder's process.
+        let oursChecked = Lazy {
+            let bytes = try! KeyedArchiveEncoder().encode(cats.value)
+            precondition(try! KeyedArchiveDecoder().decode([Cat].self, from: bytes) == cats.value)
+        }
+        let propertyListChecked = Lazy {
+            let bytes = try! binaryPropertyListEncoder().encode(cats.value)
+            precondition(try! PropertyListDecoder().decode([Cat].self, from: bytes) == cats.value)
+        }
+        let jsonChecked = Lazy {
+            let bytes = try! JSONEncoder().encode(cats.value)
+            precondition(try! JSONDecoder().decode([Cat].self, from: bytes) == cats.value)
+        }
+
+        Benchmark("KeyedArchiving.encode/\(label)", configuration: encodeConfiguration) { benchmark in
+            oursChecked.value
+            let value = cats.value
+            let encoder = KeyedArchiveEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(value))
+            }
+        }
+
+        Benchmark("KeyedArchiving.decode/\(label)", configuration: decodeConfiguration) { benchmark in
+            let bytes = ours.value
+            let decoder = KeyedArchiveDecoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([Cat].self, from: bytes))
+            }
+        }
+
+        Benchmark("PropertyListEncoder.encode/\(label)", configuration: encodeConfiguration) { benchmark in
+            propertyListChecked.value
+            let value = cats.value
+            let encoder = binaryPropertyListEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(value))
+            }
+        }
+
+        Benchmark("PropertyListDecoder.decode/\(label)", configuration: decodeConfiguration) { benchmark in
+            let bytes = propertyList.value
+            let decoder = PropertyListDecoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([Cat].self, from: bytes))
+            }
+        }
+
+        Benchmark("JSONEncoder.encode/\(label)", configuration: encodeConfiguration) { benchmark in
+            jsonChecked.value
+            let value = cats.value
+            let encoder = JSONEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(value))
+            }
+        }
+
+        Benchmark("JSONDecoder.decode/\(label)", configuration: decodeConfiguration) { benchmark in
+            let bytes = json.value
+            let decoder = JSONDecoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([Cat].self, from: bytes))
+            }
+        }
+    }
+
+    // NSKeyedArchiver: 1,000 cats take seconds per operation, so few samples and no warm-up there.
+    let archiverSizes: [(String, Int, Benchmark.Configuration, Benchmark.Configuration)] = [
+        (
+            "100", 100, configuration(metrics, warmup: 1, seconds: 3, iterations: 20),
+            configuration(decodeMetrics, warmup: 1, seconds: 3, iterations: 20)
+        ),
+        (
+            "1k", 1_000, configuration(metrics, warmup: 0, seconds: 8, iterations: 2),
+            configuration(decodeMetrics, warmup: 0, seconds: 8, iterations: 3)
+        ),
+    ]
+    for (label, count, encodeConfiguration, decodeConfiguration) in archiverSizes {
+        let objects = Lazy { NSArray(array: CatGenerator.cats(count: count).map(CatNS.init)) }
+        let archived = Lazy {
+            encodedCats(count) {
+                try NSKeyedArchiver.archivedData(
+                    withRootObject: NSArray(array: $0.map(CatNS.init)),
+                    requiringSecureCoding: false
+                )
+            }
+        }
+        let checked = Lazy {
+            let bytes = try! NSKeyedArchiver.archivedData(withRootObject: objects.value, requiringSecureCoding: false)
+            precondition(unarchiveCats(bytes).compactMap { ($0 as? CatNS)?.cat } == CatGenerator.cats(count: count))
+        }
+
+        Benchmark("NSKeyedArchiver.encode/\(label)", configuration: encodeConfiguration) { benchmark in
+            checked.value
+            let root = objects.value
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false))
+            }
+        }
+
+        Benchmark("NSKeyedUnarchiver.decode/\(label)", configuration: decodeConfiguration) { benchmark in
+            let bytes = archived.value
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(unarchiveCats(bytes))
+            }
+        }
+    }
+}
+
+/// `count` generated cats as `encode` writes them. Only the bytes stay; the memory freed on the
+/// way goes back to the system, so that a decoder's peak resident memory is mostly its own.
+private func encodedCats(_ count: Int, _ encode: ([Cat]) throws -> Data) -> Data {
+    let bytes = try! encode(CatGenerator.cats(count: count))
+    releaseFreedMemory()
+    return bytes
+}
+
+/// Prints how many bytes each encoder writes for each record count (`CODER_BENCH_SIZES=1`).
+private func printEncodedSizes() {
+    for count in [100, 1_000, 10_000, 100_000] {
+        let cats = CatGenerator.cats(count: count)
+        var line = "\(count) cats: KeyedArchiveEncoder \(try! KeyedArchiveEncoder().encode(cats).count) B"
+        line += ", PropertyListEncoder \(try! binaryPropertyListEncoder().encode(cats).count) B"
+        line += ", JSONEncoder \(try! JSONEncoder().encode(cats).count) B"
+        if count <= 1_000 {
+            let root = NSArray(array: cats.map(CatNS.init))
+            let archived = try! NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
+            line += ", NSKeyedArchiver \(archived.count) B"
+        }
+        print(line)
+    }
+}
+
+/// glibc's `malloc_trim(0)`, which Swift's `Glibc` module does not import (it is declared in
+/// `<malloc.h>`): gives the free pages of the heap back to the system.
+private func releaseFreedMemory() {
+    #if canImport(Glibc)
+    // RTLD_DEFAULT is a null handle in glibc.
+    guard let symbol = dlsym(nil, "malloc_trim") else { return }
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    #endif
+}
+
+private func binaryPropertyListEncoder() -> PropertyListEncoder {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    return encoder
+}
+
+/// The root `NSArray` of an `NSKeyedArchiver` archive, as an application would unarchive it.
+private func unarchiveCats(_ bytes: Data) -> NSArray {
+    let unarchiver = try! NSKeyedUnarchiver(forReadingFrom: bytes)
+    unarchiver.requiresSecureCoding = false
+    defer { unarchiver.finishDecoding() }
+    return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as! NSArray
+}
+
+/// Builds a value on first use and keeps it for the rest of the process.
+private final class Lazy<Value>: @unchecked Sendable {
+    // Benchmarks run one at a time, so the lock only guards against the runner changing that.
+    private let lock = NSLock()
+    private let make: () -> Value
+    private var built: Value?
+
+    init(_ make: @escaping () -> Value) {
+        self.make = make
+    }
+
+    var value: Value {
+        self.lock.withLock {
+            if let built = self.built { return built }
+            let value = self.make()
+            self.built = value
+            return value
+        }
+    }
+}
