@@ -93,7 +93,7 @@ extension ArchivedValue {
     /// Resolves every `$top` key of an archive.
     /// - Parameters:
     ///   - archive: The archive.
-    ///   - limits: Bounds on nesting (``PropertyListLimits/maximumDepth``).
+    ///   - limits: Bounds on nesting (`PropertyListLimits.maximumDepth`).
     /// - Throws: ``KeyedArchiveError`` if a reference, class or object is malformed.
     public init(archive: KeyedArchive, limits: PropertyListLimits = .default) throws(KeyedArchiveError) {
         var resolver = ArchiveResolver(archive: archive, maximumDepth: limits.maximumDepth)

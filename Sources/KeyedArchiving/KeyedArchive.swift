@@ -19,7 +19,7 @@ public import Foundation
 /// The object graph of an `NSKeyedArchiver` archive: `$archiver`, `$version`, `$top` and `$objects`.
 ///
 /// `$objects` is a flat table; index 0 is the string `$null`, and every other object refers to the
-/// objects it holds by ``UID``. `$top` maps the archive's top-level keys (`root` for a single root
+/// objects it holds by `UID`. `$top` maps the archive's top-level keys (`root` for a single root
 /// object) to UIDs. Objects are followed lazily, so unreachable and duplicate entries, which real
 /// Apple archives contain, are harmless.
 ///
@@ -63,7 +63,7 @@ public struct KeyedArchive: Hashable, Sendable {
 
     /// Reads an archive from binary or XML property list bytes.
     /// - Throws: ``KeyedArchiveError`` with ``KeyedArchiveError/Code/malformedPropertyList`` wrapping the
-    ///   ``PropertyListError`` if the bytes are not a property list, or another code if the
+    ///   `PropertyListError` if the bytes are not a property list, or another code if the
     ///   property list is not a keyed archive.
     public init(parsing bytes: some DataProtocol, limits: PropertyListLimits = .default) throws(KeyedArchiveError) {
         let value: PropertyListValue
@@ -162,7 +162,7 @@ public struct KeyedArchive: Hashable, Sendable {
     }
 
     /// Encodes the archive as a property list.
-    /// - Parameter format: The encoding. Defaults to ``PropertyListFormat/binary``.
+    /// - Parameter format: The encoding. Defaults to `PropertyListFormat.binary`.
     public func serialized(as format: PropertyListFormat = .binary) -> Data {
         self.propertyList.serialized(as: format)
     }

@@ -35,6 +35,8 @@ public struct PropertyListError: Error, Hashable, Sendable, CustomStringConverti
     ///   - offset: The byte offset in the input where the failure was detected.
     ///   - line: The 1-based line of an XML input.
     ///   - reason: A human-readable explanation.
+    ///   - file: The source file that throws the error; defaults to the caller's.
+    ///   - sourceLine: The source line that throws the error; defaults to the caller's.
     public init(
         _ code: Code,
         offset: Int? = nil,

@@ -31,7 +31,7 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Values the decoded types can read through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
-    /// Bounds for reading the property list; ``PropertyListLimits/maximumDepth`` also bounds how
+    /// Bounds for reading the property list; `PropertyListLimits.maximumDepth` also bounds how
     /// deeply decoded objects and containers nest.
     public var limits: PropertyListLimits = .default
 

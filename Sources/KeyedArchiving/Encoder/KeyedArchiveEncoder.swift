@@ -39,7 +39,7 @@ public import Foundation
 /// let bytes = try encoder.encode(Cat(name: "Tom", lives: 9))
 /// ```
 public struct KeyedArchiveEncoder: Sendable {
-    /// The property list format to produce. Defaults to ``PropertyListFormat/binary``.
+    /// The property list format to produce. Defaults to `PropertyListFormat.binary`.
     public var outputFormat: PropertyListFormat = .binary
     /// Contextual information available to `encode(to:)` implementations through `Encoder/userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]

@@ -34,7 +34,7 @@ public import Foundation
 /// // karchive dump, or KeyedArchive(parsing: data), shows what it holds.
 /// ```
 public struct MirrorArchiver: Sendable {
-    /// The property list format to produce. Defaults to ``PropertyListFormat/binary``.
+    /// The property list format to produce. Defaults to `PropertyListFormat.binary`.
     public var outputFormat: PropertyListFormat = .binary
     /// The deepest nesting followed; deeper values are stored as `$null`. Defaults to 512.
     public var maximumDepth = 512
