@@ -52,10 +52,11 @@ internal struct BinaryTreeBuilder {
     }
 
     mutating func value(at index: Int) throws(PropertyListError) -> PropertyListValue {
-        guard index < self.objectCount else {
+        // An 8-byte reference of 2^63 or more reads as a negative index.
+        guard index >= 0, index < self.objectCount else {
             throw PropertyListError(
                 .invalidReference,
-                reason: "object reference \(index) is not below the object count \(self.objectCount)"
+                reason: "object reference \(UInt(bitPattern: index)) is not below the object count \(self.objectCount)"
             )
         }
         if let cached = self.cache[index] { return cached }

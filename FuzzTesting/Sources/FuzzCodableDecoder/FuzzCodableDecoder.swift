@@ -1,0 +1,64 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import FuzzCommon
+import KeyedArchiving
+import PropertyLists
+
+/// Decodes the input as a keyed archive of ``FuzzModel`` (and of a few plainer types). Errors are
+/// expected; crashes are not.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
+    let decoder = KeyedArchiveDecoder()
+    _ = try? decoder.decode(FuzzModel.self, from: bytes)
+    _ = try? decoder.decode([FuzzModel.Node].self, from: bytes)
+    _ = try? decoder.decode([String: FuzzModel.Shape].self, from: bytes)
+    return 0
+}
+
+/// With `FUZZ_MAKE_SEEDS=DIR` in the environment, writes archives of ``FuzzModel/samples`` (binary
+/// and XML) into `DIR` and exits instead of fuzzing.
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
+    guard let directory = ProcessInfo.processInfo.environment["FUZZ_MAKE_SEEDS"] else { return 0 }
+    do {
+        var encoder = KeyedArchiveEncoder()
+        for (index, sample) in FuzzModel.samples.enumerated() {
+            for format in [PropertyListFormat.binary, .xml] {
+                encoder.outputFormat = format
+                let name = "model-\(index)-\(format == .binary ? "binary" : "xml").archive"
+                let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+                try encoder.encode(sample).write(to: url)
+                // The seed must decode back, or the corpus starts from nothing useful.
+                guard try KeyedArchiveDecoder().decode(FuzzModel.self, from: Data(contentsOf: url)) == sample else {
+                    print("error: \(name) does not decode back to its sample")
+                    exit(1)
+                }
+                print("wrote \(url.path)")
+            }
+        }
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
+
+@main
+enum FuzzCodableDecoderMain {
+    static func main() {
+        exit(runLibFuzzer { data, size in fuzz(UnsafeRawPointer(data) ?? emptyInput, size) })
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Rebuilds the seed corpora in Corpus/<Target>/ from the Apple fixtures and from archives that
+# KeyedArchiveEncoder writes for FuzzModel. Run ./do_build.sh first. Files over 20 KiB are left
+# out to keep the committed corpora small.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+FIXTURES=../Tests/TestSupport/Fixtures/apple
+BIN="$(swift build -c release --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}" --show-bin-path)"
+MAX_SIZE=20480
+
+rm -rf Corpus
+mkdir -p Corpus/FuzzBinaryPlist Corpus/FuzzXMLPlist Corpus/FuzzKeyedArchive Corpus/FuzzCodableDecoder
+
+for file in "$FIXTURES"/*; do
+  [[ -f "$file" && "$(stat -c %s "$file")" -le $MAX_SIZE ]] || continue
+  name="$(basename "$file")"
+  case "$(head -c 8 "$file")" in
+    bplist00)
+      for target in FuzzBinaryPlist FuzzKeyedArchive FuzzCodableDecoder; do cp "$file" "Corpus/$target/$name"; done ;;
+    '<?xml ve')
+      cp "$file" "Corpus/FuzzXMLPlist/$name" ;;
+  esac
+done
+
+# Archives of FuzzModel.samples, binary and XML, checked to decode back (see FuzzCodableDecoder).
+models="$(mktemp -d)"
+trap 'rm -rf "$models"' EXIT
+FUZZ_MAKE_SEEDS="$models" "$BIN/FuzzCodableDecoder"
+for file in "$models"/*; do
+  [[ "$(stat -c %s "$file")" -le $MAX_SIZE ]] || continue
+  name="$(basename "$file")"
+  cp "$file" "Corpus/FuzzCodableDecoder/$name"
+  case "$name" in
+    *-binary.archive) cp "$file" "Corpus/FuzzBinaryPlist/$name"; cp "$file" "Corpus/FuzzKeyedArchive/$name" ;;
+    *-xml.archive) cp "$file" "Corpus/FuzzXMLPlist/$name" ;;
+  esac
+done
+
+for dir in Corpus/*; do echo "$dir: $(ls "$dir" | wc -l) files, $(du -sh "$dir" | cut -f1)"; done

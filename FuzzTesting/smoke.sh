@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# CI smoke: builds the fuzz targets, replays every file in FailCases/<Target>/, then fuzzes each
+# target for FUZZ_SMOKE_SECONDS (default 15) seconds. Exits non-zero on any crash, leak, timeout
+# or out-of-memory; the reproducer lands in FailCases/<Target>/.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+SECONDS_PER_TARGET="${FUZZ_SMOKE_SECONDS:-15}"
+TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder)
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
+
+./do_build.sh
+BIN="$(swift build -c release --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}" --show-bin-path)"
+
+failed=()
+for target in "${TARGETS[@]}"; do
+  files=()
+  if [[ -d "FailCases/$target" ]]; then
+    for file in "FailCases/$target"/*; do [[ -f "$file" ]] && files+=("$file"); done
+  fi
+  if [[ ${#files[@]} -gt 0 ]]; then
+    echo "== $target: replaying ${#files[@]} fail case(s)"
+    log="$(mktemp "${TMPDIR:-/tmp}/fuzz-smoke-$target.XXXXXX")"
+    if ! "$BIN/$target" -timeout=5 -rss_limit_mb=2048 "${files[@]}" > "$log" 2>&1; then
+      tail -n 60 "$log"
+      rm -f "$log"
+      failed+=("$target (fail-case replay)")
+      continue
+    fi
+    rm -f "$log"
+  fi
+  echo "== $target: fuzzing for ${SECONDS_PER_TARGET}s"
+  log="$(mktemp "${TMPDIR:-/tmp}/fuzz-smoke-$target.XXXXXX")"
+  if ./fuzz.sh "$target" "$SECONDS_PER_TARGET" > "$log" 2>&1; then
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
+  else
+    tail -n 60 "$log"
+    failed+=("$target")
+  fi
+  rm -f "$log"
+done
+
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "fuzz smoke FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz smoke passed"
