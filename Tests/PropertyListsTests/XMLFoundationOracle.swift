@@ -10,55 +10,14 @@
 
 import Foundation
 import PropertyLists
+import TestSupport
 
 /// Foundation's `PropertyListSerialization`, used as the reference for XML output, plus a seeded
 /// generator of UID-free values to feed it.
 enum XMLFoundationOracle {
-    /// `value` as a Foundation property list object. UIDs have no Foundation form.
-    static func object(_ value: PropertyListValue) -> Any {
-        switch value {
-        case .string(let string): return string
-        case .integer(let number):
-            if let signed = number.int64Value { return NSNumber(value: signed) }
-            return NSNumber(value: number.uint64Value ?? 0)
-        case .real(let number): return NSNumber(value: number)
-        case .float(let number): return NSNumber(value: number)
-        case .bool(let flag): return flag
-        case .date(let date): return date
-        case .data(let data): return data
-        case .array(let elements): return elements.map(Self.object)
-        case .dictionary(let dictionary):
-            var result: [String: Any] = [:]
-            for (key, element) in dictionary {
-                result[key] = Self.object(element)
-            }
-            return result
-        case .uid(let uid): return ["CF$UID": NSNumber(value: uid.rawValue)]
-        }
-    }
-
     /// The XML Foundation writes for `value`.
     static func xml(_ value: PropertyListValue) throws -> [UInt8] {
-        [UInt8](try PropertyListSerialization.data(fromPropertyList: Self.object(value), format: .xml, options: 0))
-    }
-
-    /// The value reading Foundation's XML for `value` must give: floats widen to doubles, NaNs
-    /// become the canonical NaN, negative zero becomes zero, and dates lose their fraction.
-    static func expectedAfterXMLRoundTrip(_ value: PropertyListValue) -> PropertyListValue {
-        switch value {
-        case .float(let number): return Self.expectedAfterXMLRoundTrip(.real(Double(number)))
-        case .real(let number):
-            if number.isNaN { return .real(.nan) }
-            return .real(number == 0 ? 0 : number)
-        case .date(let date):
-            return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
-        case .array(let elements): return .array(elements.map(Self.expectedAfterXMLRoundTrip))
-        case .dictionary(let dictionary):
-            return .dictionary(
-                PropertyListDictionary(dictionary.map { ($0.key, Self.expectedAfterXMLRoundTrip($0.value)) })
-            )
-        default: return value
-        }
+        [UInt8](try FoundationOracle.serialize(value, as: .xml))
     }
 
     /// The first line where two documents differ, for readable failures.
@@ -74,16 +33,16 @@ enum XMLFoundationOracle {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for reproducible random inputs.
+/// Reproducible random XML test inputs, drawn from ``SplitMix64``.
 struct XMLTestRandom {
-    var state: UInt64
+    private var generator: SplitMix64
+
+    init(state: UInt64) {
+        self.generator = SplitMix64(seed: state)
+    }
 
     mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        self.generator.next()
     }
 
     mutating func below(_ bound: Int) -> Int {

@@ -32,8 +32,8 @@ public enum FoundationOracle {
             for (key, value) in dictionary { result[key] = object(value) }
             return result
         case .uid(let uid):
-            // Foundation cannot write UIDs; tests must not pass them here.
-            return "UID(\(uid.rawValue))"
+            // Foundation has no UID type to write; the CF$UID dictionary is how XML spells one.
+            return ["CF$UID": NSNumber(value: uid.rawValue)]
         }
     }
 
@@ -78,6 +78,23 @@ public enum FoundationOracle {
             format: format == .binary ? .binary : .xml,
             options: 0
         )
+    }
+
+    /// The value that reading `value`'s XML gives, as Foundation's XML also spells it: floats widen to
+    /// reals, every NaN becomes the canonical one, negative zero becomes zero, and dates lose
+    /// fractional seconds (floored).
+    public static func asXMLSpellsIt(_ value: PropertyListValue) -> PropertyListValue {
+        switch value {
+        case .float(let float): return asXMLSpellsIt(.real(Double(float)))
+        case .real(let real) where real.isNaN: return .real(.nan)
+        case .real(let real) where real == 0: return .real(0.0)
+        case .date(let date):
+            return .date(Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down)))
+        case .array(let elements): return .array(elements.map(asXMLSpellsIt))
+        case .dictionary(let dictionary):
+            return .dictionary(PropertyListDictionary(dictionary.map { ($0.key, asXMLSpellsIt($0.value)) }))
+        default: return value
+        }
     }
 
     /// Foundation's reading of property list bytes, converted back to a value.
