@@ -57,9 +57,6 @@ internal final class ArchiveEncodingSession {
     let arrayInfo = ArchiveEncodingTypeInfo(foundationClass: "NSArray")
     let dictionaryInfo = ArchiveEncodingTypeInfo(foundationClass: "NSDictionary")
     let setInfo = ArchiveEncodingTypeInfo(foundationClass: "NSSet")
-    let dateInfo = ArchiveEncodingTypeInfo(foundationClass: "NSDate")
-    let uuidInfo = ArchiveEncodingTypeInfo(foundationClass: "NSUUID")
-    let urlInfo = ArchiveEncodingTypeInfo(foundationClass: "NSURL")
 
     init(options: Options) {
         self.options = options
@@ -113,9 +110,9 @@ internal final class ArchiveEncodingSession {
 
     /// Encodes a value that is not a leaf (see ``leafValue(_:)``) as an object and returns its UID.
     func encodeComposite<T: Encodable>(_ value: T, parent: CodingPathNode, key: (any CodingKey)?) throws -> UID {
-        if T.self == Date.self, let date = value as? Date { return self.encodeDate(date) }
-        if T.self == UUID.self, let uuid = value as? UUID { return self.encodeUUID(uuid) }
-        if T.self == URL.self, let url = value as? URL { return self.encodeURL(url) }
+        if T.self == Date.self, let date = value as? Date { return self.table.addDate(date) }
+        if T.self == UUID.self, let uuid = value as? UUID { return self.table.addUUID(uuid) }
+        if T.self == URL.self, let url = value as? URL { return self.table.addURL(url) }
 
         let info = self.typeInfo(of: value)
         switch info.kind {

@@ -19,6 +19,8 @@ internal struct ArchiveObjectTable {
     private(set) var objects: [PropertyListValue] = [KeyedArchive.nullObject]
     private var leaves: [PropertyListValue: UID] = [:]
     private var classes: [ArchivedClass: UID] = [:]
+    /// The class UIDs of `NSDate`, `NSUUID` and `NSURL` once used, so their objects skip hashing.
+    private var foundationClassUIDs: [UID?] = [nil, nil, nil]
 
     init() {}
 
@@ -52,6 +54,29 @@ internal struct ArchiveObjectTable {
         let uid = UID(UInt64(self.objects.count))
         self.objects.append(archivedClass.propertyList)
         self.classes[archivedClass] = uid
+        return uid
+    }
+
+    /// The Foundation classes whose objects ``ArchiveObjectTable`` builds itself.
+    enum FoundationClass: Int {
+        case date
+        case uuid
+        case url
+
+        var archivedClass: ArchivedClass {
+            switch self {
+            case .date: return ArchivedClass(name: "NSDate")
+            case .uuid: return ArchivedClass(name: "NSUUID")
+            case .url: return ArchivedClass(name: "NSURL")
+            }
+        }
+    }
+
+    /// The UID of a Foundation class dictionary, adding it on first use.
+    mutating func classReference(_ foundationClass: FoundationClass) -> UID {
+        if let uid = self.foundationClassUIDs[foundationClass.rawValue] { return uid }
+        let uid = self.classReference(foundationClass.archivedClass)
+        self.foundationClassUIDs[foundationClass.rawValue] = uid
         return uid
     }
 }

@@ -198,30 +198,10 @@ private struct MirrorArchivingSession {
     /// `NSDate`, `NSUUID` and `NSURL` objects for `Date`, `UUID` and `URL`.
     private mutating func foundationObject(_ value: Any) -> UID? {
         switch value {
-        case let date as Date:
-            let uid = self.table.reserve()
-            let time: PropertyListValue = .real(date.timeIntervalSinceReferenceDate)
-            let classUID = self.table.classReference(ArchivedClass(name: "NSDate"))
-            self.table.fill(uid, with: ["$class": .uid(classUID), "NS.time": time])
-            return uid
-        case let uuid as UUID:
-            let uid = self.table.reserve()
-            let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
-            let classUID = self.table.classReference(ArchivedClass(name: "NSUUID"))
-            self.table.fill(uid, with: ["$class": .uid(classUID), "NS.uuidbytes": .data(bytes)])
-            return uid
-        case let url as URL:
-            let uid = self.table.reserve()
-            let base = url.baseURL.map { self.object($0, depth: 0) } ?? UID(0)
-            let relative = self.table.leaf(.string(url.relativeString))
-            let classUID = self.table.classReference(ArchivedClass(name: "NSURL"))
-            self.table.fill(
-                uid,
-                with: ["$class": .uid(classUID), "NS.base": .uid(base), "NS.relative": .uid(relative)]
-            )
-            return uid
-        default:
-            return nil
+        case let date as Date: return self.table.addDate(date)
+        case let uuid as UUID: return self.table.addUUID(uuid)
+        case let url as URL: return self.table.addURL(url)
+        default: return nil
         }
     }
 }
