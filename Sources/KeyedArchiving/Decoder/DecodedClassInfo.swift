@@ -10,6 +10,12 @@
 
 /// What the decoder needs to know about an object's class: its name, for messages, and which
 /// Foundation shape, if any, its contents have.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 internal struct DecodedClassInfo {
     /// The Foundation shapes the decoder reads specially.
     enum Kind: UInt8 {
@@ -60,7 +66,8 @@ internal struct DecodedClassInfo {
         self.kind = .other
     }
 
-    private static func kind(ofClassNamed name: String) -> Kind? {
+    /// The shape of a Foundation class by its own name, or `nil` for any other class.
+    static func kind(ofClassNamed name: String) -> Kind? {
         switch name {
         case "NSNull": return .null
         case "NSString", "NSMutableString": return .string
@@ -75,5 +82,24 @@ internal struct DecodedClassInfo {
         case "NSDictionary", "NSMutableDictionary": return .dictionary
         default: return nil
         }
+    }
+}
+
+extension ArchivedClass {
+    /// Whether this class or one of its superclasses has the Foundation shape `kind`.
+    func inherits(_ kind: DecodedClassInfo.Kind) -> Bool {
+        DecodedClassInfo.kind(ofClassNamed: self.name) == kind
+            || self.classes.contains { DecodedClassInfo.kind(ofClassNamed: $0) == kind }
+    }
+}
+
+extension UUID {
+    /// The UUID stored in an `NSUUID`'s `NS.uuidbytes`, or `nil` unless there are exactly 16 bytes.
+    init?(archivedBytes data: Data) {
+        guard data.count == 16 else { return nil }
+        let b = [UInt8](data)
+        self.init(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
     }
 }

@@ -107,16 +107,11 @@ extension _ArchiveDecoder {
             try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .uuid
         {
             guard case .data(let data)? = try self.field("NS.uuidbytes", of: dictionary, uid: uid, at: position),
-                data.count == 16
+                let uuid = UUID(archivedBytes: data)
             else {
                 throw self.unexpected("an NSUUID without 16 bytes in NS.uuidbytes", object, uid, position)
             }
-            let b = Array(data)
-            return UUID(
-                uuid: (
-                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
-                )
-            )
+            return uuid
         }
         let string: String
         do {

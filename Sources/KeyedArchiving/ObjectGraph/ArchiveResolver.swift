@@ -116,38 +116,30 @@ internal struct ArchiveResolver {
         guard let archivedClass = try self.archive.archivedClass(of: object, uid: uid) else {
             throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class")
         }
-        switch archivedClass.name {
-        case "NSString", "NSMutableString":
+        switch DecodedClassInfo.kind(ofClassNamed: archivedClass.name) {
+        case .string:
             if let string = dictionary["NS.string"] { return try self.resolveField(string) }
             if case .data(let bytes)? = dictionary["NS.bytes"] {
                 return .string(String(decoding: bytes, as: UTF8.self))
             }
-        case "NSData", "NSMutableData":
+        case .data:
             if case .data(let bytes)? = dictionary["NS.data"] { return .data(bytes) }
-        case "NSDate":
+        case .date:
             if let time = dictionary["NS.time"]?.doubleValue ?? dictionary["NS.time"]?.intValue.map(Double.init) {
                 return .date(Date(timeIntervalSinceReferenceDate: time))
             }
-        case "NSUUID":
-            if case .data(let bytes)? = dictionary["NS.uuidbytes"], bytes.count == 16 {
-                let b = [UInt8](bytes)
-                return .uuid(
-                    UUID(
-                        uuid: (
-                            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                            b[14], b[15]
-                        )
-                    )
-                )
+        case .uuid:
+            if case .data(let bytes)? = dictionary["NS.uuidbytes"], let uuid = UUID(archivedBytes: bytes) {
+                return .uuid(uuid)
             }
-        case "NSURL":
+        case .url:
             return try self.resolveURL(dictionary, uid: uid)
-        case "NSNull":
+        case .null:
             return .null
         default:
             break
         }
-        if archivedClass.isKind(of: "NSDictionary") || archivedClass.isKind(of: "NSMutableDictionary"),
+        if archivedClass.inherits(.dictionary),
             case .array(let keys)? = dictionary["NS.keys"], case .array(let values)? = dictionary["NS.objects"]
         {
             guard keys.count == values.count else {
@@ -168,7 +160,7 @@ internal struct ArchiveResolver {
             for element in elements { values.append(try self.resolveField(element)) }
             return .array(values, className: archivedClass.name)
         }
-        if archivedClass.isKind(of: "NSOrderedSet") || archivedClass.isKind(of: "NSMutableOrderedSet") {
+        if archivedClass.inherits(.orderedSet) {
             var values: [ArchivedValue] = []
             var index = 0
             while let element = dictionary["NS.object.\(index)"] {
