@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "KeyedArchiving", targets: ["KeyedArchiving"]),
+        .library(name: "ArchiveStorage", targets: ["ArchiveStorage"]),
         .executable(name: "karchive", targets: ["karchive"]),
     ],
     dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
         // Libraries, lowest layer first. The core uses the toolchain only.
         .target(name: "PropertyLists"),
         .target(name: "KeyedArchiving", dependencies: ["PropertyLists"]),
+        .target(name: "ArchiveStorage", dependencies: ["KeyedArchiving", "PropertyLists"]),
 
         // Command-line tool: argument parsing and printing only; format logic lives in the libraries.
         .executableTarget(
@@ -62,6 +64,10 @@ let package = Package(
         .testTarget(
             name: "KeyedArchivingTests",
             dependencies: ["KeyedArchiving", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ArchiveStorageTests",
+            dependencies: ["ArchiveStorage", "KeyedArchiving", "PropertyLists", "TestSupport"]
         ),
         .testTarget(
             name: "karchiveTests",

@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// An error thrown by a store, the preferences helpers or a migration.
+///
+/// Compare errors by ``code``; the key, path, reason and underlying error are diagnostics.
+public struct ArchiveStorageError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public var code: Code
+    /// The key the failure concerns, when there is one.
+    public var key: String?
+    /// The file the failure concerns, when there is one.
+    public var path: String?
+    /// A human-readable explanation.
+    public var reason: String
+    /// The error beneath this one: a decoding, encoding or system error.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(
+        _ code: Code,
+        key: String? = nil,
+        path: String? = nil,
+        reason: String = "",
+        underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.key = key
+        self.path = path
+        self.reason = reason
+        self.underlying = underlying
+    }
+
+    /// A one-line summary: the code, the key or file, and why.
+    public var description: String {
+        var text = "ArchiveStorageError.\(self.code)"
+        if let key { text += " for key \"\(key)\"" }
+        if let path { text += " at \(path)" }
+        if !self.reason.isEmpty { text += ": \(self.reason)" }
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+}
+
+extension ArchiveStorageError {
+    /// The kind of an ``ArchiveStorageError``. New codes may be added in minor releases.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case fileSystem
+            case corruptEntry
+            case encodingFailed
+            case decodingFailed
+            case unrecognizedFormat
+            case valueNotFound
+            case typeMismatch
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// A file-system call failed; ``ArchiveStorageError/underlying`` holds the system error.
+        public static let fileSystem = Code(.fileSystem)
+        /// A stored entry is truncated, fails its checksum, or has an unreadable header.
+        public static let corruptEntry = Code(.corruptEntry)
+        /// The value could not be encoded; ``ArchiveStorageError/underlying`` holds the `EncodingError`.
+        public static let encodingFailed = Code(.encodingFailed)
+        /// The stored bytes could not be decoded into the requested type.
+        public static let decodingFailed = Code(.decodingFailed)
+        /// The data is in none of the formats a migration recognises.
+        public static let unrecognizedFormat = Code(.unrecognizedFormat)
+        /// No value is stored under the key.
+        public static let valueNotFound = Code(.valueNotFound)
+        /// A value is stored under the key but is not of the requested kind.
+        public static let typeMismatch = Code(.typeMismatch)
+
+        public var description: String { self.base.rawValue }
+    }
+}
