@@ -65,9 +65,15 @@ let package = Package(
             name: "KeyedArchivingTests",
             dependencies: ["KeyedArchiving", "TestSupport"]
         ),
+        // A second process for the storage tests: crash, lock and preferences scenarios.
+        .executableTarget(
+            name: "storage-probe",
+            dependencies: ["ArchiveStorage", "KeyedArchiving"],
+            path: "Tests/StorageProbe"
+        ),
         .testTarget(
             name: "ArchiveStorageTests",
-            dependencies: ["ArchiveStorage", "KeyedArchiving", "PropertyLists", "TestSupport"]
+            dependencies: ["ArchiveStorage", "KeyedArchiving", "PropertyLists", "TestSupport", "storage-probe"]
         ),
         .testTarget(
             name: "karchiveTests",
