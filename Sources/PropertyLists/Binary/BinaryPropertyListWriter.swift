@@ -75,6 +75,11 @@ private struct BinaryObjectTable {
     /// strings) are found without hashing the whole enum: UIDs and integers below
     /// ``directLimit`` by position, strings by their own hash, everything else by value.
     var strings: [String: Int] = [:]
+    /// A direct-mapped cache in front of ``strings``, keyed by a string's raw 16 bytes (see
+    /// ``StringIdentityCache``).
+    var recentStrings = StringIdentityCache()
+    /// 64-bit reals by bit pattern, so that the common real leaves hash one word.
+    var reals: [UInt64: Int] = [:]
     var smallUIDs: [Int] = []
     var smallIntegers: [Int] = []
     var booleans: (false: Int, true: Int) = (-1, -1)
@@ -117,6 +122,8 @@ private struct BinaryObjectTable {
                 return Self.addDirect(Int(small), in: &self.smallIntegers, value, &self.entries)
             }
             return self.addOther(value)
+        case .real(let real):
+            return self.addReal(real, value)
         case .bool(let bool):
             let existing = bool ? self.booleans.true : self.booleans.false
             if existing >= 0 { return existing }
@@ -130,10 +137,23 @@ private struct BinaryObjectTable {
     }
 
     private mutating func addString(_ string: String) -> Int {
-        if let index = self.strings[string] { return index }
+        if let index = self.recentStrings[string] { return index }
+        if let index = self.strings[string] {
+            self.recentStrings[string] = index
+            return index
+        }
         let index = self.entries.count
         self.entries.append(.leaf(.string(string)))
         self.strings[string] = index
+        self.recentStrings[string] = index
+        return index
+    }
+
+    private mutating func addReal(_ real: Double, _ value: PropertyListValue) -> Int {
+        if let index = self.reals[real.bitPattern] { return index }
+        let index = self.entries.count
+        self.entries.append(.leaf(value))
+        self.reals[real.bitPattern] = index
         return index
     }
 
@@ -173,10 +193,10 @@ private struct BinaryObjectTable {
         out.bytes.reserveCapacity(chunkSize >= estimate ? estimate : chunkSize + 4096)
         out.bytes.append(contentsOf: BinaryPropertyListMagic.header)
         let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
-        var offsets = [Int]()
+        var offsets = [UInt64]()
         offsets.reserveCapacity(self.entries.count)
         for entry in self.entries {
-            offsets.append(out.position)
+            offsets.append(UInt64(out.position))
             switch entry {
             case .leaf(let value):
                 out.appendLeaf(value)
@@ -193,26 +213,13 @@ private struct BinaryObjectTable {
             }
             out.flushIfFull()
         }
-        let tableOffset = out.position
-        let offsetSize = BinaryOutput.width(forMaximum: UInt64(tableOffset))
-        for offset in offsets {
-            out.appendBigEndian(UInt64(offset), width: offsetSize)
-            out.flushIfFull()
-        }
-        // Trailer: five unused bytes, the sort version, the two widths, then three 64-bit fields.
-        out.bytes.append(contentsOf: repeatElement(0, count: 5))
-        out.bytes.append(0)
-        out.bytes.append(UInt8(offsetSize))
-        out.bytes.append(UInt8(referenceSize))
-        out.appendBigEndian(UInt64(self.entries.count), width: 8)
-        out.appendBigEndian(0, width: 8)
-        out.appendBigEndian(UInt64(tableOffset), width: 8)
+        out.appendOffsetTableAndTrailer(offsets, objectCount: self.entries.count, referenceSize: referenceSize)
         return out.bytes
     }
 }
 
 /// Byte-level encoding of binary property list objects.
-private struct BinaryOutput {
+internal struct BinaryOutput {
     var bytes: [UInt8] = []
     /// Where full chunks go when writing in chunks; `nil` keeps everything in ``bytes``.
     var flush: (([UInt8]) -> Void)?
@@ -230,6 +237,24 @@ private struct BinaryOutput {
         flush(self.bytes)
         self.flushed += self.bytes.count
         self.bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends the offset table and the trailer, the top object being object 0.
+    mutating func appendOffsetTableAndTrailer(_ offsets: [UInt64], objectCount: Int, referenceSize: Int) {
+        let tableOffset = self.position
+        let offsetSize = Self.width(forMaximum: UInt64(tableOffset))
+        for offset in offsets {
+            self.appendBigEndian(offset, width: offsetSize)
+            self.flushIfFull()
+        }
+        // Trailer: five unused bytes, the sort version, the two widths, then three 64-bit fields.
+        self.bytes.append(contentsOf: repeatElement(0, count: 5))
+        self.bytes.append(0)
+        self.bytes.append(UInt8(offsetSize))
+        self.bytes.append(UInt8(referenceSize))
+        self.appendBigEndian(UInt64(objectCount), width: 8)
+        self.appendBigEndian(0, width: 8)
+        self.appendBigEndian(UInt64(tableOffset), width: 8)
     }
 
     /// The width CoreFoundation uses for a value up to `maximum`: 1, 2, 4 or 8 bytes.
@@ -326,6 +351,46 @@ private struct BinaryOutput {
         for unit in units {
             self.bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
             self.bytes.append(UInt8(truncatingIfNeeded: unit))
+        }
+    }
+}
+
+/// A small direct-mapped cache from strings to object indexes, keyed by the string's raw bytes.
+///
+/// Equal raw bytes mean equal strings: a small string keeps its UTF-8 inline, and a large one
+/// points at its storage, which the value being written keeps alive. Equal strings with different
+/// bytes (different storage) just miss, and the caller falls back to hashing. Where `String` is not
+/// 16 bytes (32-bit platforms) the cache is always empty.
+internal struct StringIdentityCache {
+    private static let slotCount = 256
+    private var keys = [(UInt64, UInt64)](repeating: (0, 0), count: StringIdentityCache.slotCount)
+    private var indexes = [Int](repeating: -1, count: StringIdentityCache.slotCount)
+
+    @inline(__always)
+    private static func rawBytes(of string: String) -> (UInt64, UInt64)? {
+        guard MemoryLayout<String>.size == 16 else { return nil }
+        return withUnsafeBytes(of: string) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+    }
+
+    @inline(__always)
+    private static func slot(_ key: (UInt64, UInt64)) -> Int {
+        let mixed = (key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 56) & (Self.slotCount - 1)
+    }
+
+    /// The index cached for `string`, or `nil`.
+    subscript(string: String) -> Int? {
+        get {
+            guard let key = Self.rawBytes(of: string) else { return nil }
+            let slot = Self.slot(key)
+            let index = self.indexes[slot]
+            return index >= 0 && self.keys[slot] == key ? index : nil
+        }
+        set {
+            guard let key = Self.rawBytes(of: string), let newValue else { return }
+            let slot = Self.slot(key)
+            self.keys[slot] = key
+            self.indexes[slot] = newValue
         }
     }
 }

@@ -68,13 +68,20 @@ public struct XMLPropertyListWriter: Sendable {
 }
 
 /// The output buffer of one ``XMLPropertyListWriter/write(_:)`` call.
-private struct XMLPlistEmitter {
+internal struct XMLPlistEmitter {
     var output: [UInt8] = []
     /// Where chunks go when writing in chunks; `nil` collects the whole document in ``output``.
     var flush: (([UInt8]) -> Void)?
     var chunkSize = Int.max
 
     mutating func emitDocument(_ value: PropertyListValue) {
+        self.appendHeader()
+        self.emit(value, depth: 0)
+        self.append("</plist>\n")
+    }
+
+    /// Appends the XML declaration, the DOCTYPE and the opening `plist` tag.
+    mutating func appendHeader() {
         self.append(
             """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -83,8 +90,6 @@ private struct XMLPlistEmitter {
 
             """
         )
-        self.emit(value, depth: 0)
-        self.append("</plist>\n")
     }
 
     /// Hands the collected bytes to ``flush`` once there are ``chunkSize`` of them.
