@@ -50,6 +50,15 @@ let package = Package(
             path: "CoderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "StorageBenchmarks",
+            dependencies: [
+                .product(name: "ArchiveStorage", package: root),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "StorageBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
 

@@ -60,6 +60,8 @@ extension ArchiveStorageError {
             case unrecognizedFormat
             case valueNotFound
             case typeMismatch
+            case invalidConfiguration
+            case unsupportedSchemaVersion
         }
 
         private let base: Base
@@ -79,6 +81,10 @@ extension ArchiveStorageError {
         public static let valueNotFound = Code(.valueNotFound)
         /// A value is stored under the key but is not of the requested kind.
         public static let typeMismatch = Code(.typeMismatch)
+        /// A store name, directory or format identifier is not usable.
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// The data carries a schema version newer than the one the reader was built for.
+        public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)
 
         public var description: String { self.base.rawValue }
     }

@@ -28,7 +28,15 @@ func printError(_ line: String) {
 
 /// The commands, by name.
 let commands: [String: ([String]) throws -> Void] = [
-    "echo": { arguments in print(arguments.joined(separator: " ")) }
+    "echo": { arguments in print(arguments.joined(separator: " ")) },
+    "prefs-set": preferencesSet,
+    "prefs-get": preferencesGet,
+    "migrate-file": migrateFile,
+    "store-write-loop": storeWriteLoop,
+    "store-verify": storeVerify,
+    "store-increment": storeIncrement,
+    "store-save": storeSave,
+    "store-load": storeLoad,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

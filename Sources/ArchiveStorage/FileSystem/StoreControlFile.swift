@@ -1,0 +1,163 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+import Android
+#endif
+
+/// The hidden file `.archive-store` in a store's directory, shared by every process using it.
+///
+/// It serves two purposes:
+/// - **Write locks.** A writer holds an exclusive lock on one of ``stripeCount`` stripes, chosen
+///   by the entry's file name, while it renames or removes that entry (and, in an update, from the
+///   read until the write). On Linux the stripes are byte-range locks owned by an open file
+///   description (`F_OFD_SETLKW`); elsewhere, and on kernels without them, the whole file is
+///   locked with `flock`. Each acquisition opens the file afresh, so the lock also excludes other
+///   threads and other store instances of the same process, and closing releases it even when
+///   the process dies.
+/// - **Generations.** The file is mapped into memory; it holds ``slotCount`` 64-bit counters,
+///   one per group of entries. Every write makes its entry's counter odd before the rename and
+///   even after it (a sequence lock), under the stripe's lock. A reader notes the counter before
+///   reading a file and caches the decoded value only when it was even; a cached value is used
+///   only while the counter still has the noted value. A write by any process therefore
+///   invalidates the other processes' cached values of that group with no system call on their
+///   read path.
+final class StoreControlFile: @unchecked Sendable {
+    /// The file's name in the store directory.
+    static let fileName = ".archive-store"
+    /// The number of generation counters.
+    static let slotCount = 4096
+    /// The number of lock stripes. Every slot belongs to the stripe `slot % stripeCount`.
+    static let stripeCount = 64
+    /// The bytes before the first counter: a magic string and room for later fields.
+    static let headerSize = 64
+    /// The file's size.
+    static let size = headerSize + slotCount * 8
+    private static let magic: [UInt8] = Array("KAS-CTRL".utf8)
+
+    /// The path of the file.
+    let path: String
+    /// The mapped counters, or `nil` when the file system cannot map the file; then nothing is
+    /// cached in memory.
+    private let counters: UnsafeMutableRawPointer?
+    /// Serializes this process's access to the mapped words, so that they are never read while
+    /// another thread of this instance writes them.
+    private let access = Locked(())
+
+    /// Opens or creates the control file in `directory`.
+    init(directory: String) throws(ArchiveStorageError) {
+        self.path = directory + "/" + Self.fileName
+        let descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
+        defer { _ = close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw DurableFile.failure("fstat", path: self.path) }
+        if Int(status.st_size) < Self.size {
+            // Growing is idempotent, so two processes creating the file at once both succeed; each
+            // grows it before mapping it, so no mapping reaches past the end of the file.
+            guard ftruncate(descriptor, off_t(Self.size)) == 0 else {
+                throw DurableFile.failure("ftruncate", path: self.path)
+            }
+            _ = Self.magic.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        }
+        let mapping = mmap(nil, Self.size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        if let mapping, mapping != MAP_FAILED {
+            self.counters = mapping + Self.headerSize
+        } else {
+            self.counters = nil
+        }
+    }
+
+    deinit {
+        if let counters {
+            _ = munmap(counters - Self.headerSize, Self.size)
+        }
+    }
+
+    /// The generation slot of an entry file name: its CRC-32C, modulo ``slotCount``.
+    static func slot(forFileName name: String) -> Int {
+        Int(CRC32C.checksum(name.utf8) % UInt32(slotCount))
+    }
+
+    /// The counter of `slot`, or `nil` when memory caching is unavailable.
+    func generation(ofSlot slot: Int) -> UInt64? {
+        guard let counters else { return nil }
+        return self.access.withLock { _ in
+            counters.load(fromByteOffset: slot * 8, as: UInt64.self)
+        }
+    }
+
+    /// Makes the counter of `slot` odd: a write is in progress. Call with the stripe's lock held.
+    func beginWrite(slot: Int) {
+        self.advance(slot: slot, toOdd: true)
+    }
+
+    /// Makes the counter of `slot` even: the write is complete. Call with the stripe's lock held.
+    func endWrite(slot: Int) {
+        self.advance(slot: slot, toOdd: false)
+    }
+
+    private func advance(slot: Int, toOdd odd: Bool) {
+        guard let counters else { return }
+        self.access.withLock { _ in
+            let current = counters.load(fromByteOffset: slot * 8, as: UInt64.self)
+            // An odd counter at the start of a write was left by a writer that died mid-write; it
+            // stays odd (uncacheable) until this write ends.
+            let isOdd = current & 1 == 1
+            let next = current &+ (isOdd == odd ? 2 : 1)
+            counters.storeBytes(of: next, toByteOffset: slot * 8, as: UInt64.self)
+        }
+    }
+
+    /// Runs `body` holding the exclusive write lock of the stripe that `slot` belongs to.
+    func withExclusiveLock<R>(
+        slot: Int,
+        _ body: () throws(ArchiveStorageError) -> R
+    ) throws(ArchiveStorageError) -> R {
+        let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
+        defer { _ = close(descriptor) }
+        try self.lock(descriptor, stripe: slot % Self.stripeCount)
+        return try body()
+    }
+
+    private func lock(_ descriptor: Int32, stripe: Int) throws(ArchiveStorageError) {
+        #if os(Linux) || os(Android)
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = off_t(stripe)
+        request.l_len = 1
+        request.l_pid = 0
+        while true {
+            if fcntl(descriptor, linuxOpenFileDescriptionSetLockWait, &request) == 0 { return }
+            if errno == EINTR { continue }
+            if errno == EINVAL { break }  // A kernel before 3.15: lock the whole file instead.
+            throw DurableFile.failure("fcntl", path: self.path)
+        }
+        #endif
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            throw DurableFile.failure("flock", path: self.path)
+        }
+    }
+}
+
+#if os(Linux) || os(Android)
+/// `F_OFD_SETLKW` from `<fcntl.h>`, which Swift's Glibc module does not export (it is behind
+/// `_GNU_SOURCE`). The value is the same on every Linux architecture.
+private let linuxOpenFileDescriptionSetLockWait: Int32 = 38
+#endif

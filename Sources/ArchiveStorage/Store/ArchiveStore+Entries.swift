@@ -1,0 +1,245 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where an entry lives: its file name, path and generation slot.
+///
+/// Only the name is computed up front: a memory-cache hit needs nothing else.
+struct EntryLocation: Sendable {
+    /// The store's directory.
+    var directory: String
+    /// The entry's file name.
+    var fileName: String
+
+    /// The location of the entry for `key`.
+    init(key: String, directory: String) {
+        self.init(fileName: EntryFileName(key: key).name, directory: directory)
+    }
+
+    /// The location of the entry file called `fileName`.
+    init(fileName: String, directory: String) {
+        self.directory = directory
+        self.fileName = fileName
+    }
+
+    /// The entry file's path.
+    var path: String { self.directory + "/" + self.fileName }
+
+    /// The entry's generation slot (and, through it, lock stripe).
+    var slot: Int { StoreControlFile.slot(forFileName: self.fileName) }
+}
+
+extension ArchiveStore {
+    /// The store clock's current time in seconds since 1970.
+    func now() -> Double {
+        self.configuration.clock().timeIntervalSince1970
+    }
+
+    /// The cached value at `location`, if it is unexpired and no write has happened since it
+    /// was read.
+    func cachedValue(at location: EntryLocation, now: Double) -> Value? {
+        self.cache.withLock { cache in
+            cache.value(forName: location.fileName, now: now) { self.control.generation(ofSlot: $0) }
+        }
+    }
+
+    /// Reads, checks and decodes the entry at `location`, and caches the value.
+    func loadFromDisk(
+        key: String,
+        location: EntryLocation,
+        now: Double,
+        isLocked: Bool
+    ) throws(ArchiveStorageError) -> Value? {
+        // Noted before the read: if a write happens after this, the counter moves on and the value
+        // cached below is never used.
+        let generation = self.control.generation(ofSlot: location.slot)
+        guard let (entry, size) = try self.readEntry(key: key, location: location, isLocked: isLocked),
+            entry.prefix.expiry > now
+        else { return nil }
+        let value = try self.decodeValue(of: entry, key: key, path: location.path)
+        if let generation, generation & 1 == 0 {
+            self.cache.withLock { cache in
+                cache.insert(
+                    value,
+                    forName: location.fileName,
+                    cost: size,
+                    expiry: entry.prefix.expiry,
+                    slot: location.slot,
+                    generation: generation
+                )
+            }
+        }
+        return value
+    }
+
+    /// Reads and checks the whole entry at `location`; `nil` when there is no file.
+    func readEntry(
+        key: String,
+        location: EntryLocation,
+        isLocked: Bool
+    ) throws(ArchiveStorageError) -> (EntryFormat.Entry, Int)? {
+        guard let bytes = try DurableFile.read(atPath: location.path) else { return nil }
+        do throws(EntryFormat.Corruption) {
+            let entry = try EntryFormat.decode(bytes)
+            guard entry.key.elementsEqual(key.utf8) else {
+                throw EntryFormat.Corruption(
+                    reason:
+                        "the entry holds another key, \(String(decoding: entry.key, as: UTF8.self).debugDescription)"
+                )
+            }
+            return (entry, bytes.count)
+        } catch {
+            throw self.corruptEntry(key: key, location: location, reason: error.reason, isLocked: isLocked)
+        }
+    }
+
+    /// Reads and checks the header of the entry at `location`, up to and including its key;
+    /// `nil` when there is no file.
+    func readHeader(key: String, location: EntryLocation) throws(ArchiveStorageError) -> EntryFormat.Prefix? {
+        let keyBytes = Array(key.utf8)
+        let count = EntryFormat.prefixSize + 255 + keyBytes.count
+        guard let bytes = try DirectoryListing.readPrefix(atPath: location.path, count: count) else { return nil }
+        do throws(EntryFormat.Corruption) {
+            let prefix = try EntryFormat.decodePrefix(bytes)
+            let keyStart = EntryFormat.prefixSize + prefix.formatIdentifierLength
+            guard prefix.keyLength == keyBytes.count, bytes.count >= keyStart + keyBytes.count,
+                bytes[keyStart..<keyStart + keyBytes.count].elementsEqual(keyBytes)
+            else { throw EntryFormat.Corruption(reason: "the entry holds another key") }
+            return prefix
+        } catch {
+            throw self.corruptEntry(key: key, location: location, reason: error.reason, isLocked: false)
+        }
+    }
+
+    /// A ``ArchiveStorageError/Code/corruptEntry`` error for the entry at `location`; under the
+    /// ``ArchiveStoreConfiguration/CorruptEntryPolicy/moveAside`` policy, moves the entry first.
+    func corruptEntry(key: String?, location: EntryLocation, reason: String, isLocked: Bool) -> ArchiveStorageError {
+        var reason = reason
+        if self.configuration.corruptEntryPolicy.isMoveAside {
+            do {
+                if let destination = try self.moveAside(location, isLocked: isLocked) {
+                    reason += "; moved to \(destination)"
+                }
+            } catch {
+                reason += "; could not move it aside: \(error)"
+            }
+        }
+        return ArchiveStorageError(.corruptEntry, key: key, path: location.path, reason: reason)
+    }
+
+    /// Moves the entry at `location` into the `Corrupt` folder if it is still damaged once its
+    /// lock is held, and returns its new path; `nil` if it was replaced or removed meanwhile.
+    func moveAside(_ location: EntryLocation, isLocked: Bool) throws(ArchiveStorageError) -> String? {
+        let folder = self.directoryPath + "/Corrupt"
+        try DirectoryListing.createDirectory(atPath: folder)
+        let stamp = Int(Date().timeIntervalSince1970 * 1000)
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let destination = folder + "/" + String(location.fileName.prefix(200)) + ".\(stamp)-\(suffix)"
+        let move = { () throws(ArchiveStorageError) -> String? in
+            guard let bytes = try DurableFile.read(atPath: location.path) else { return nil }
+            if Self.isIntact(bytes, fileName: location.fileName) { return nil }
+            self.control.beginWrite(slot: location.slot)
+            defer { self.endWrite(at: location) }
+            try DurableFile.rename(location.path, to: destination)
+            return destination
+        }
+        let moved = isLocked ? try move() : try self.control.withExclusiveLock(slot: location.slot, move)
+        if moved != nil, self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
+        return moved
+    }
+
+    /// Whether `bytes` are a sound entry whose key has the file name `fileName`.
+    static func isIntact(_ bytes: [UInt8], fileName: String) -> Bool {
+        guard let entry = try? EntryFormat.decode(bytes),
+            let key = validUTF8String(entry.key)
+        else { return false }
+        return EntryFileName(key: key).name == fileName
+    }
+
+    /// Decodes the payload of `entry` with the format it names.
+    func decodeValue(of entry: EntryFormat.Entry, key: String, path: String) throws(ArchiveStorageError) -> Value {
+        guard let format = self.formats[entry.formatIdentifier] else {
+            throw ArchiveStorageError(
+                .unrecognizedFormat,
+                key: key,
+                path: path,
+                reason: "unknown payload format \"\(entry.formatIdentifier)\""
+            )
+        }
+        let decoded: any Decodable
+        do {
+            decoded = try format.decode(Value.self, Data(entry.payload))
+        } catch {
+            throw ArchiveStorageError(.decodingFailed, key: key, path: path, underlying: error)
+        }
+        guard let value = decoded as? Value else {
+            throw ArchiveStorageError(
+                .typeMismatch,
+                key: key,
+                path: path,
+                reason: "format \"\(format.identifier)\" returned \(type(of: decoded)), not \(Value.self)"
+            )
+        }
+        return value
+    }
+
+    /// The bytes of an entry holding `value`.
+    func entryBytes(
+        for value: Value,
+        key: String,
+        expiration: ArchiveExpiration?
+    ) throws(ArchiveStorageError) -> [UInt8] {
+        let payload: Data
+        do {
+            payload = try self.configuration.format.encode(value)
+        } catch {
+            throw ArchiveStorageError(.encodingFailed, key: key, underlying: error)
+        }
+        let expiry = (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: self.configuration.clock())
+        return EntryFormat.encode(
+            key: key,
+            formatIdentifier: self.configuration.format.identifier,
+            schemaVersion: self.configuration.schemaVersion,
+            expiry: expiry,
+            payload: payload
+        )
+    }
+
+    /// Renames `temporary` over the entry at `location`. Call with the entry's lock held.
+    func publish(_ temporary: String, at location: EntryLocation) throws(ArchiveStorageError) {
+        self.control.beginWrite(slot: location.slot)
+        defer { self.endWrite(at: location) }
+        do {
+            try DurableFile.rename(temporary, to: location.path)
+        } catch {
+            _ = try? DirectoryListing.removeFile(atPath: temporary)
+            throw error
+        }
+    }
+
+    /// Removes the entry file at `location`; `false` if there was none. Call with the entry's
+    /// lock held.
+    func unpublish(_ location: EntryLocation) throws(ArchiveStorageError) -> Bool {
+        self.control.beginWrite(slot: location.slot)
+        defer { self.endWrite(at: location) }
+        return try DirectoryListing.removeFile(atPath: location.path)
+    }
+
+    /// Ends a write: moves the slot's generation on and drops this process's cached value.
+    private func endWrite(at location: EntryLocation) {
+        self.control.endWrite(slot: location.slot)
+        self.cache.withLock { $0.removeValue(forName: location.fileName) }
+    }
+}

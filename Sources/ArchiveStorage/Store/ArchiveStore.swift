@@ -1,0 +1,311 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A durable, process-safe store of `Codable` values under string keys, with an in-memory cache.
+///
+/// Each entry is a file in the store's directory, replaced atomically and durably on every save
+/// and protected by a checksum. Many threads, tasks and processes may use one directory at once:
+/// writers lock the entry's stripe of a shared lock file, and ``update(forKey:expiration:_:)-4u4g2`` is
+/// an atomic read-modify-write even across processes. Decoded values are cached in memory and
+/// stay correct when another process writes the directory. <doc:StoringValues> describes the
+/// guarantees, the file layout and the entry format.
+///
+/// ```swift
+/// struct Profile: Codable, Sendable { var name: String; var visits: Int }
+///
+/// let profiles = try ArchiveStore<Profile>(name: "com.example.profiles")
+/// try profiles.save(Profile(name: "Ada", visits: 1), forKey: "ada")
+/// try profiles.update(forKey: "ada") { profile in profile?.visits += 1 }
+/// let ada = try profiles.load(forKey: "ada")        // Profile(name: "Ada", visits: 2)
+/// let later = try await profiles.load(forKey: "ada") // the same, off the cooperative pool
+/// ```
+///
+/// Every method has a synchronous form and an `async` form; the `async` form runs file-system
+/// work on a Dispatch queue, never on the cooperative thread pool.
+public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
+    /// The store's name: the last component of its directory.
+    public let name: String
+    /// The store's directory, which holds one file per entry.
+    public let directoryPath: String
+    /// The options the store was opened with.
+    public let configuration: ArchiveStoreConfiguration
+
+    let control: StoreControlFile
+    let cache: Locked<MemoryCache<Value>>
+    let formats: [String: ArchiveValueFormat]
+    let queue: DispatchQueue
+    let maintenance = DispatchGroup()
+
+    /// Opens the store called `name` in `directory`, creating its folder if needed.
+    ///
+    /// Opening does not read the entries: it takes a few system calls whatever their number.
+    /// Leftover temporary files of crashed writers and, if
+    /// ``ArchiveStoreConfiguration/purgesExpiredEntriesOnOpen``, expired entries are removed in
+    /// the background (see ``waitForBackgroundMaintenance()-1ujbq``).
+    ///
+    /// - Parameters:
+    ///   - name: The name of the store's folder: a non-empty file name of at most 255 bytes,
+    ///     without `/` or NUL, other than `.` and `..`. A reverse-DNS name avoids clashes.
+    ///   - directory: Where the store's folder lives. Defaults to
+    ///     ``ArchiveStoreDirectory/applicationSupport``.
+    ///   - configuration: The store's options.
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/invalidConfiguration``
+    ///   for a bad name, format identifier or unknown home directory, or
+    ///   ``ArchiveStorageError/Code/fileSystem`` when the folder cannot be created.
+    public init(
+        name: String,
+        in directory: ArchiveStoreDirectory = .applicationSupport,
+        configuration: ArchiveStoreConfiguration = ArchiveStoreConfiguration()
+    ) throws(ArchiveStorageError) {
+        guard !name.isEmpty, name != ".", name != "..", name.utf8.count <= 255,
+            !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(0)
+        else {
+            throw ArchiveStorageError(.invalidConfiguration, reason: "\"\(name)\" is not a valid store name")
+        }
+        var formats: [String: ArchiveValueFormat] = [:]
+        for format in ArchiveValueFormat.builtIn + configuration.additionalFormats + [configuration.format] {
+            let length = format.identifier.utf8.count
+            guard length > 0, length <= 255 else {
+                throw ArchiveStorageError(
+                    .invalidConfiguration,
+                    reason: "format identifier \"\(format.identifier)\" is not 1 to 255 bytes long"
+                )
+            }
+            formats[format.identifier] = format
+        }
+        let base = try directory.resolvedPath(environment: ProcessInfo.processInfo.environment)
+        let path = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/" + name
+        try DirectoryListing.createDirectory(atPath: path)
+        self.name = name
+        self.directoryPath = path
+        self.configuration = configuration
+        self.formats = formats
+        self.control = try StoreControlFile(directory: path)
+        self.cache = Locked(
+            MemoryCache(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
+        )
+        self.queue = DispatchQueue(label: "ArchiveStore.\(name)", qos: .userInitiated, attributes: .concurrent)
+        self.startMaintenance()
+    }
+
+    // MARK: Reading
+
+    /// Returns the value stored under `key`, or `nil` if there is none or it has expired.
+    ///
+    /// A value read before is returned from memory, without decoding, unless some process has
+    /// written an entry of the same generation slot since.
+    ///
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/corruptEntry``
+    ///   (naming the key and the file) when the entry is damaged,
+    ///   ``ArchiveStorageError/Code/decodingFailed`` when its payload does not decode as `Value`,
+    ///   ``ArchiveStorageError/Code/unrecognizedFormat`` when its payload format is unknown, or
+    ///   ``ArchiveStorageError/Code/fileSystem``.
+    public func load(forKey key: String) throws(ArchiveStorageError) -> Value? {
+        let location = EntryLocation(key: key, directory: self.directoryPath)
+        let now = self.now()
+        if let value = self.cachedValue(at: location, now: now) { return value }
+        return try self.loadFromDisk(key: key, location: location, now: now, isLocked: false)
+    }
+
+    /// Whether an unexpired entry is stored under `key`.
+    ///
+    /// This reads only the entry's header; a damaged payload is reported by ``load(forKey:)-59ajw``.
+    ///
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/corruptEntry`` when
+    ///   the header is damaged, or ``ArchiveStorageError/Code/fileSystem``.
+    public func contains(_ key: String) throws(ArchiveStorageError) -> Bool {
+        let location = EntryLocation(key: key, directory: self.directoryPath)
+        let now = self.now()
+        if self.cachedValue(at: location, now: now) != nil { return true }
+        guard let prefix = try self.readHeader(key: key, location: location) else { return false }
+        return prefix.expiry > now
+    }
+
+    /// Describes the unexpired entry stored under `key` without decoding its value, or returns
+    /// `nil` if there is none.
+    ///
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/corruptEntry`` or
+    ///   ``ArchiveStorageError/Code/fileSystem``.
+    public func info(forKey key: String) throws(ArchiveStorageError) -> ArchiveEntryInfo? {
+        let location = EntryLocation(key: key, directory: self.directoryPath)
+        guard let (entry, size) = try self.readEntry(key: key, location: location, isLocked: false),
+            entry.prefix.expiry > self.now()
+        else { return nil }
+        return ArchiveEntryInfo(
+            key: key,
+            schemaVersion: entry.prefix.schemaVersion,
+            expirationDate: entry.prefix.expiry.isFinite ? Date(timeIntervalSince1970: entry.prefix.expiry) : nil,
+            formatIdentifier: entry.formatIdentifier,
+            byteCount: size
+        )
+    }
+
+    /// The keys of all unexpired entries, sorted; entries with a damaged header are included when
+    /// their file name spells their key, so that ``load(forKey:)-59ajw`` can report them.
+    ///
+    /// Keys come from the entry file names, and from the entry itself for keys too long for a
+    /// file name, so they survive relaunches.
+    ///
+    /// - Complexity: Reads the header of every entry, O(*n*) small reads.
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
+    public func keys() throws(ArchiveStorageError) -> [String] {
+        let now = self.now()
+        var keys: [String] = []
+        for name in try DirectoryListing.names(atPath: self.directoryPath) {
+            let path = self.directoryPath + "/" + name
+            switch EntryFileName.classify(name) {
+            case .encoded(let key):
+                guard let bytes = try DirectoryListing.readPrefix(atPath: path, count: EntryFormat.prefixSize) else {
+                    continue
+                }
+                if let prefix = try? EntryFormat.decodePrefix(bytes), prefix.expiry <= now { continue }
+                keys.append(key)
+            case .hashed:
+                guard let bytes = try DirectoryListing.readPrefix(atPath: path, count: EntryFormat.prefixSize),
+                    let prefix = try? EntryFormat.decodePrefix(bytes), prefix.expiry > now
+                else { continue }
+                let keyStart = EntryFormat.prefixSize + prefix.formatIdentifierLength
+                guard let header = try DirectoryListing.readPrefix(atPath: path, count: keyStart + prefix.keyLength),
+                    header.count == keyStart + prefix.keyLength,
+                    let key = validUTF8String(header[keyStart...]),
+                    EntryFileName(key: key).name == name
+                else { continue }
+                keys.append(key)
+            case .other:
+                continue
+            }
+        }
+        return keys.sorted()
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` under `key`, replacing any entry, atomically and (unless the store is not
+    /// ``ArchiveStoreConfiguration/isDurable``) durably.
+    ///
+    /// - Parameters:
+    ///   - value: The value to store.
+    ///   - key: Any string, including the empty one.
+    ///   - expiration: When the entry expires; `nil` for the store's
+    ///     ``ArchiveStoreConfiguration/defaultExpiration``.
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/encodingFailed`` or
+    ///   ``ArchiveStorageError/Code/fileSystem``; the previous entry is then unchanged.
+    public func save(
+        _ value: Value,
+        forKey key: String,
+        expiration: ArchiveExpiration? = nil
+    ) throws(ArchiveStorageError) {
+        let location = EntryLocation(key: key, directory: self.directoryPath)
+        let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
+        let temporary = try DurableFile.writeTemporary(
+            besidePath: location.path,
+            bytes: bytes,
+            durable: self.configuration.isDurable
+        )
+        try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
+            try self.publish(temporary, at: location)
+        }
+        if self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
+    }
+
+    /// Removes the entry stored under `key`, if any.
+    ///
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
+    public func remove(forKey key: String) throws(ArchiveStorageError) {
+        let location = EntryLocation(key: key, directory: self.directoryPath)
+        let removed = try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
+            try self.unpublish(location)
+        }
+        if removed, self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
+    }
+
+    /// Removes every entry, and empties the memory cache. The `Corrupt` folder is left alone.
+    ///
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
+    public func removeAll() throws(ArchiveStorageError) {
+        var removedAny = false
+        for name in try DirectoryListing.names(atPath: self.directoryPath)
+        where EntryFileName.classify(name) != .other {
+            let location = EntryLocation(fileName: name, directory: self.directoryPath)
+            let removed = try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
+                try self.unpublish(location)
+            }
+            removedAny = removedAny || removed
+        }
+        self.cache.withLock { $0.removeAll() }
+        if removedAny, self.configuration.isDurable {
+            try DurableFile.syncDirectory(ofPath: self.directoryPath + "/" + StoreControlFile.fileName)
+        }
+    }
+
+    /// Reads the value under `key`, lets `body` change it, and writes the result, holding the
+    /// entry's lock throughout, so no other thread or process writes the entry in between: two
+    /// racing updates never lose one another's change.
+    ///
+    /// `body` receives `nil` when there is no unexpired entry; setting the value to `nil` removes
+    /// the entry. The entry is written (and made durable) only if `body` returns normally.
+    ///
+    /// `body` runs with the lock held: keep it short, and do not use this store from it (that
+    /// would wait for the lock forever).
+    ///
+    /// - Parameters:
+    ///   - key: The entry's key.
+    ///   - expiration: The expiration of the written entry; `nil` for the store's
+    ///     ``ArchiveStoreConfiguration/defaultExpiration``.
+    ///   - body: Changes the value in place and returns a result.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, unchanged; otherwise ``ArchiveStorageError``, as
+    ///   ``load(forKey:)-59ajw`` and ``save(_:forKey:expiration:)-2xcjx`` throw it.
+    @discardableResult
+    public func update<Result>(
+        forKey key: String,
+        expiration: ArchiveExpiration? = nil,
+        _ body: (inout Value?) throws -> Result
+    ) throws -> Result {
+        let location = EntryLocation(key: key, directory: self.directoryPath)
+        // What `body` returned or threw, and whether the entry file changed.
+        typealias Outcome = (result: Swift.Result<Result, any Error>, wrote: Bool)
+        let outcome = try self.control.withExclusiveLock(slot: location.slot) {
+            () throws(ArchiveStorageError) -> Outcome in
+            let now = self.now()
+            var value = self.cachedValue(at: location, now: now)
+            if value == nil {
+                value = try self.loadFromDisk(key: key, location: location, now: now, isLocked: true)
+            }
+            let result: Result
+            do {
+                result = try body(&value)
+            } catch {
+                return (.failure(error), false)
+            }
+            guard let value else {
+                return (.success(result), try self.unpublish(location))
+            }
+            let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
+            let temporary = try DurableFile.writeTemporary(
+                besidePath: location.path,
+                bytes: bytes,
+                durable: self.configuration.isDurable
+            )
+            try self.publish(temporary, at: location)
+            return (.success(result), true)
+        }
+        if outcome.wrote, self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
+        return try outcome.result.get()
+    }
+}

@@ -1,0 +1,76 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// The options of an ``ArchiveStore``.
+public struct ArchiveStoreConfiguration: Sendable {
+    /// The format new entries are written in. Defaults to ``ArchiveValueFormat/keyedArchive``.
+    public var format: ArchiveValueFormat = .keyedArchive
+
+    /// Formats the store reads besides ``format`` and ``ArchiveValueFormat/builtIn``.
+    public var additionalFormats: [ArchiveValueFormat] = []
+
+    /// The schema version stored in every entry this store saves. Defaults to 0.
+    ///
+    /// Raise it when the value type changes shape; ``ArchiveStore/info(forKey:)-13my1`` then tells
+    /// which entries an earlier version saved.
+    public var schemaVersion: UInt32 = 0
+
+    /// The expiration of entries saved without one of their own. Defaults to
+    /// ``ArchiveExpiration/never``.
+    public var defaultExpiration: ArchiveExpiration = .never
+
+    /// The most decoded values kept in memory; 0 turns the memory cache off. Defaults to 1,000.
+    public var memoryCountLimit: Int = 1000
+
+    /// The most bytes of entries (their file sizes) whose decoded values are kept in memory;
+    /// 0 turns the memory cache off. Defaults to 16 MiB.
+    public var memoryCostLimit: Int = 16 << 20
+
+    /// Whether a write returns only once it is on stable storage (`fsync` of the file and its
+    /// directory). Defaults to `true`.
+    ///
+    /// With `false`, a write is still atomic, and survives the process crashing, but not a power
+    /// loss or a kernel crash: suitable for caches.
+    public var isDurable: Bool = true
+
+    /// Whether opening the store starts a background purge of expired entries. Defaults to `true`.
+    ///
+    /// Leftover temporary files of crashed writers are removed in the background either way.
+    public var purgesExpiredEntriesOnOpen: Bool = true
+
+    /// What a read does with a corrupt entry. Defaults to ``CorruptEntryPolicy/report``.
+    public var corruptEntryPolicy: CorruptEntryPolicy = .report
+
+    /// The clock that decides expiry. Defaults to the system clock; tests inject their own.
+    public var clock: @Sendable () -> Date = { Date() }
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// What reading a corrupt entry does besides throwing ``ArchiveStorageError/Code/corruptEntry``.
+    public struct CorruptEntryPolicy: Sendable, Hashable {
+        private let movesAside: Bool
+
+        /// Leave the entry where it is: every read of it throws.
+        public static let report = CorruptEntryPolicy(movesAside: false)
+
+        /// Move the entry file into the `Corrupt` folder of the store's directory, so the next read
+        /// finds no entry; the read that found it still throws.
+        public static let moveAside = CorruptEntryPolicy(movesAside: true)
+
+        var isMoveAside: Bool { self.movesAside }
+    }
+}

@@ -1,0 +1,263 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+@testable import ArchiveStorage
+
+@Suite struct ArchiveStoreTests {
+    @Test func savesLoadsListsAndRemoves() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store: ArchiveStore<Profile> = try openStore(directory)
+        #expect(try store.load(forKey: "ada") == nil)
+        #expect(try !store.contains("ada"))
+        try store.save(Profile(name: "Ada", visits: 1), forKey: "ada")
+        try store.save(Profile(name: "Bob", visits: 2, tags: ["x"]), forKey: "bob")
+        #expect(try store.load(forKey: "ada") == Profile(name: "Ada", visits: 1))
+        #expect(try store.contains("bob"))
+        #expect(try store.keys() == ["ada", "bob"])
+        try store.save(Profile(name: "Ada", visits: 5), forKey: "ada")
+        #expect(try store.load(forKey: "ada")?.visits == 5)
+        try store.remove(forKey: "ada")
+        try store.remove(forKey: "never-there")
+        #expect(try store.load(forKey: "ada") == nil)
+        #expect(try store.keys() == ["bob"])
+        try store.removeAll()
+        #expect(try store.keys().isEmpty)
+        #expect(try store.load(forKey: "bob") == nil)
+        store.waitForBackgroundMaintenance()
+        #expect(directoryNames(directory.storePath) == [".archive-store"])
+    }
+
+    @Test func unusualKeysRoundTripAndSurviveARelaunch() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let keys = [
+            "", "/", "..", ".", "a/../b", "\u{0}", "NUL\u{0}inside", "🐱‍👤", "Case", "case", "CASE", "é", "e\u{301}",
+            String(repeating: "long", count: 100), String(repeating: "🐱", count: 300), "%2f", "_a", "k-x", "h-y",
+        ]
+        do {
+            let store: ArchiveStore<String> = try openStore(directory)
+            for (index, key) in keys.enumerated() { try store.save("value \(index)", forKey: key) }
+            for (index, key) in keys.enumerated() { #expect(try store.load(forKey: key) == "value \(index)") }
+        }
+        let reopened: ArchiveStore<String> = try openStore(directory)
+        // Keys compare by their UTF-8 bytes: "é" and "e\u{301}" are two keys.
+        let listed = try reopened.keys()
+        #expect(
+            listed.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+                == keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        )
+        for (index, key) in keys.enumerated() {
+            #expect(try reopened.load(forKey: key) == "value \(index)", "key \(key.debugDescription)")
+        }
+        // Every file name stays within the limit and apart when case is ignored.
+        let names = directoryNames(directory.storePath)
+        #expect(names.allSatisfy { $0.utf8.count <= 255 })
+        #expect(Set(names.map { $0.lowercased() }).count == names.count)
+    }
+
+    @Test func updateReadsModifiesWritesAndRemoves() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store: ArchiveStore<Int> = try openStore(directory)
+        let first = try store.update(forKey: "n") { value -> Int in
+            #expect(value == nil)
+            value = 1
+            return 10
+        }
+        #expect(first == 10)
+        try store.update(forKey: "n") { $0 = ($0 ?? 0) + 41 }
+        #expect(try store.load(forKey: "n") == 42)
+        struct Refusal: Error {}
+        #expect(throws: Refusal.self) {
+            try store.update(forKey: "n") { value in
+                value = 0
+                throw Refusal()
+            }
+        }
+        #expect(try store.load(forKey: "n") == 42)
+        try store.update(forKey: "n") { $0 = nil }
+        #expect(try !store.contains("n"))
+    }
+
+    @Test func batchSaveWritesEveryEntryAndLeavesNoTemporaryFiles() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store: ArchiveStore<Profile> = try openStore(directory)
+        try store.save(Profile(name: "old", visits: 0), forKey: "p7")
+        var batch: [String: Profile] = [:]
+        for index in 0..<150 { batch["p\(index)"] = Profile(name: "P\(index)", visits: index) }
+        try store.save(batch)
+        try store.save([:])
+        #expect(try store.keys().count == 150)
+        for index in 0..<150 {
+            #expect(try store.load(forKey: "p\(index)") == Profile(name: "P\(index)", visits: index))
+        }
+        store.waitForBackgroundMaintenance()
+        #expect(!directoryNames(directory.storePath).contains { $0.hasPrefix(".tmp-") })
+    }
+
+    @Test func everyBuiltInAndCustomFormatRoundTrips() throws {
+        let counter = CallCounter()
+        for format in ArchiveValueFormat.builtIn + [counter.format()] {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let store: ArchiveStore<Profile> = try openStore(directory) { $0.format = format }
+            let value = Profile(name: "Ada ✓", visits: 3, tags: ["a", "b"])
+            try store.save(value, forKey: "k")
+            #expect(try store.load(forKey: "k") == value, "\(format.identifier)")
+            #expect(try store.info(forKey: "k")?.formatIdentifier == format.identifier)
+        }
+        #expect(counter.encodes == 1)
+        #expect(counter.decodes == 1)
+    }
+
+    @Test func entriesOfAnotherKnownFormatStayReadableAndUnknownOnesAreReported() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let counter = CallCounter()
+        let custom: ArchiveStore<Profile> = try openStore(directory) { $0.format = counter.format() }
+        try custom.save(Profile(name: "custom", visits: 1), forKey: "custom")
+        let json: ArchiveStore<Profile> = try openStore(directory) { $0.format = .json }
+        try json.save(Profile(name: "json", visits: 2), forKey: "json")
+        let binary: ArchiveStore<Profile> = try openStore(directory)
+        #expect(try binary.load(forKey: "json")?.name == "json")
+        let error = #expect(throws: ArchiveStorageError.self) { try binary.load(forKey: "custom") }
+        #expect(error?.code == .unrecognizedFormat)
+        #expect(error?.key == "custom")
+        let knowing: ArchiveStore<Profile> = try openStore(directory) { $0.additionalFormats = [counter.format()] }
+        #expect(try knowing.load(forKey: "custom")?.name == "custom")
+    }
+
+    @Test func schemaVersionIsRecordedPerEntry() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let version1: ArchiveStore<Profile> = try openStore(directory) { $0.schemaVersion = 1 }
+        try version1.save(Profile(name: "old", visits: 1), forKey: "old")
+        let version2: ArchiveStore<Profile> = try openStore(directory) { $0.schemaVersion = 2 }
+        try version2.save(Profile(name: "new", visits: 1), forKey: "new")
+        #expect(try version2.info(forKey: "old")?.schemaVersion == 1)
+        let info = try #require(try version2.info(forKey: "new"))
+        #expect(info.schemaVersion == 2)
+        #expect(info.key == "new")
+        #expect(info.expirationDate == nil)
+        #expect(info.formatIdentifier == "keyed-archive.binary")
+        #expect(try version2.info(forKey: "missing") == nil)
+        let size = try FileManager.default.attributesOfItem(atPath: directory.storePath + "/k-new")[.size] as? Int
+        #expect(info.byteCount == size)
+    }
+
+    @Test func wrongValueTypesAndEncodingFailuresAreTypedErrors() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let strings: ArchiveStore<String> = try openStore(directory) { $0.format = .json }
+        try strings.save("text", forKey: "k")
+        let profiles: ArchiveStore<Profile> = try openStore(directory) { $0.format = .json }
+        let decoding = #expect(throws: ArchiveStorageError.self) { try profiles.load(forKey: "k") }
+        #expect(decoding?.code == .decodingFailed)
+        let doubles: ArchiveStore<Double> = try openStore(directory) { $0.format = .json }
+        let encoding = #expect(throws: ArchiveStorageError.self) { try doubles.save(.nan, forKey: "nan") }
+        #expect(encoding?.code == .encodingFailed)
+        #expect(try !doubles.contains("nan"))
+    }
+
+    @Test func invalidNamesAndFormatsAreRejected() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        for name in ["", ".", "..", "a/b", "nul\u{0}", String(repeating: "n", count: 256)] {
+            let error = #expect(throws: ArchiveStorageError.self) {
+                try ArchiveStore<Int>(name: name, in: .path(directory.path))
+            }
+            #expect(error?.code == .invalidConfiguration)
+        }
+        var configuration = ArchiveStoreConfiguration()
+        configuration.format = ArchiveValueFormat(identifier: "", encode: { _ in Data() }, decode: { _, _ in 0 })
+        let error = #expect(throws: ArchiveStorageError.self) {
+            try ArchiveStore<Int>(name: "s", in: .path(directory.path), configuration: configuration)
+        }
+        #expect(error?.code == .invalidConfiguration)
+        let file = directory.path + "/file"
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
+        let notDirectory = #expect(throws: ArchiveStorageError.self) {
+            try ArchiveStore<Int>(name: "s", in: .path(file))
+        }
+        #expect(notDirectory?.code == .fileSystem)
+    }
+
+    @Test func memoryLimitsBoundWhatStaysDecoded() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let counter = CallCounter()
+        let store: ArchiveStore<String> = try openStore(directory) {
+            $0.format = counter.format()
+            $0.memoryCountLimit = 2
+        }
+        for key in ["a", "b", "c"] { try store.save(key, forKey: key) }
+        for key in ["a", "b", "a", "b"] { _ = try store.load(forKey: key) }
+        #expect(counter.decodes == 2)
+        _ = try store.load(forKey: "c")  // evicts "a", the least recently used
+        _ = try store.load(forKey: "b")
+        #expect(counter.decodes == 3)
+        _ = try store.load(forKey: "a")
+        #expect(counter.decodes == 4)
+        // A save drops the cached value: the next load decodes what the file holds.
+        try store.save("new", forKey: "a")
+        #expect(try store.load(forKey: "a") == "new")
+        #expect(counter.decodes == 5)
+
+        let small: ArchiveStore<String> = try openStore(directory) {
+            $0.format = counter.format()
+            $0.memoryCostLimit = 10  // smaller than any entry file
+        }
+        _ = try small.load(forKey: "b")
+        _ = try small.load(forKey: "b")
+        #expect(counter.decodes == 7)
+    }
+
+    @Test func asyncFormsMatchTheSynchronousOnes() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store: ArchiveStore<Int> = try openStore(directory)
+        try await store.save(1, forKey: "a")
+        try await store.save(["b": 2, "c": 3])
+        #expect(try await store.load(forKey: "a") == 1)
+        #expect(try await store.load(forKey: "a") == 1)
+        #expect(try await store.contains("b"))
+        #expect(try await store.keys() == ["a", "b", "c"])
+        #expect(try await store.info(forKey: "c")?.key == "c")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await store.update(forKey: "a") { $0 = ($0 ?? 0) + 1 } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.load(forKey: "a") == 21)
+        try await store.remove(forKey: "a")
+        #expect(try await store.purgeExpired() == 0)
+        #expect(try await store.moveCorruptEntriesAside().isEmpty)
+        await store.waitForBackgroundMaintenance()
+        try await store.removeAll()
+        #expect(try await store.keys().isEmpty)
+    }
+
+    @Test func nonDurableStoresStillReplaceAtomically() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store: ArchiveStore<[Int]> = try openStore(directory) { $0.isDurable = false }
+        try store.save([1, 2, 3], forKey: "k")
+        try store.save(["a": [1], "b": [2]])
+        try store.update(forKey: "k") { $0?.append(4) }
+        #expect(try store.load(forKey: "k") == [1, 2, 3, 4])
+        #expect(try store.keys() == ["a", "b", "k"])
+    }
+}

@@ -1,0 +1,220 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArchiveStorage
+import Foundation
+import KeyedArchiving
+import PropertyLists
+import Testing
+
+/// A type that archives itself by hand, as an `NSCoding` class would.
+private struct Toy: ArchiveCoding, Equatable {
+    var name: String
+    var squeaks: Bool
+
+    init(name: String, squeaks: Bool) {
+        self.name = name
+        self.squeaks = squeaks
+    }
+
+    init?(coder: ArchiveCoder) {
+        guard let name: String = coder.decode(forKey: "name") else { return nil }
+        self.name = name
+        self.squeaks = coder.decodeBool(forKey: "squeaks")
+    }
+
+    func encode(with coder: ArchiveCoder) {
+        coder.encode(self.name, forKey: "name")
+        coder.encode(self.squeaks, forKey: "squeaks")
+    }
+}
+
+/// Each test gets its own suite, removed afterwards.
+@Suite final class PreferencesTests {
+    private let suiteName = "ArchiveStorageTests.Preferences.\(UUID().uuidString)"
+    private let defaults: UserDefaults
+
+    init() throws {
+        self.defaults = try #require(UserDefaults(suiteName: self.suiteName))
+    }
+
+    deinit {
+        self.defaults.removePersistentDomain(forName: self.suiteName)
+    }
+
+    @Test func storesAndReadsCodableValuesAndArrays() throws {
+        try self.defaults.set(archiving: MigrationCat.tom, forKey: "cat")
+        #expect(try self.defaults.archivedValue(MigrationCat.self, forKey: "cat") == .tom)
+
+        var kitten = MigrationCat.tom
+        kitten.name = "Kitten"
+        try self.defaults.set(archiving: [MigrationCat.tom, kitten], forKey: "cats")
+        let cats: [MigrationCat] = try self.defaults.archivedValue(forKey: "cats")
+        #expect(cats == [.tom, kitten])
+
+        // The stored object is keyed-archive Data, readable by any keyed-archive reader.
+        let stored = try #require(self.defaults.data(forKey: "cat"))
+        #expect(try KeyedArchiveDecoder().decode(MigrationCat.self, from: stored) == .tom)
+        #expect(stored.starts(with: Array("bplist00".utf8)))
+    }
+
+    @Test func storesAndReadsArchiveCodingValuesAndArrays() throws {
+        let toys = [Toy(name: "mouse", squeaks: true), Toy(name: "ball", squeaks: false)]
+        try self.defaults.set(archiving: toys[0], forKey: "toy")
+        try self.defaults.set(archiving: toys, forKey: "toys")
+        #expect(try self.defaults.archivedValue(Toy.self, forKey: "toy") == toys[0])
+        #expect(try self.defaults.archivedValue([Toy].self, forKey: "toys") == toys)
+    }
+
+    @Test func encoderSettingsAndSchemaVersionAreHonoured() throws {
+        var encoder = KeyedArchiveEncoder()
+        encoder.outputFormat = .xml
+        try self.defaults.set(archiving: MigrationCat.tom, forKey: "cat", schemaVersion: 3, encoder: encoder)
+        let stored = try #require(self.defaults.data(forKey: "cat"))
+        #expect(
+            try MigrationSource(recognizing: stored).format
+                == .versionedArchive(schemaVersion: 3, propertyListFormat: .xml)
+        )
+        #expect(try self.defaults.archivedValue(MigrationCat.self, forKey: "cat") == .tom)
+    }
+
+    @Test func readsArchivesWrittenByFoundationsNSKeyedArchiver() throws {
+        self.defaults.set(try MigrationCat.legacyArchive(), forKey: "legacy")
+        #expect(try self.defaults.archivedValue(MigrationCat.self, forKey: "legacy") == .tom)
+    }
+
+    @Test func missingValueThrowsValueNotFoundOrReturnsNil() throws {
+        let error = #expect(throws: ArchiveStorageError.self) {
+            try self.defaults.archivedValue(MigrationCat.self, forKey: "absent")
+        }
+        #expect(error?.code == .valueNotFound)
+        #expect(error?.key == "absent")
+        #expect(try self.defaults.archivedValueIfPresent(MigrationCat.self, forKey: "absent") == nil)
+
+        try self.defaults.set(archiving: 42, forKey: "answer")
+        #expect(try self.defaults.archivedValueIfPresent(Int.self, forKey: "answer") == 42)
+        self.defaults.removeObject(forKey: "answer")
+        #expect(try self.defaults.archivedValueIfPresent(Int.self, forKey: "answer") == nil)
+    }
+
+    @Test func storedObjectThatIsNotDataIsATypeMismatch() throws {
+        self.defaults.set("a string", forKey: "text")
+        for read in [
+            { try self.defaults.archivedValue(MigrationCat.self, forKey: "text") },
+            { try self.defaults.archivedValueIfPresent(MigrationCat.self, forKey: "text") },
+        ] as [() throws -> MigrationCat?] {
+            let error = #expect(throws: ArchiveStorageError.self) { try read() }
+            #expect(error?.code == .typeMismatch)
+            #expect(error?.key == "text")
+        }
+    }
+
+    @Test func undecodableDataIsADecodingFailureCarryingTheDecodingError() throws {
+        self.defaults.set(Data([1, 2, 3]), forKey: "junk")
+        let junk = #expect(throws: ArchiveStorageError.self) {
+            try self.defaults.archivedValue(MigrationCat.self, forKey: "junk")
+        }
+        #expect(junk?.code == .decodingFailed)
+        #expect(junk?.underlying is DecodingError)
+
+        try self.defaults.set(archiving: ["not", "a", "cat"], forKey: "strings")
+        let wrongType = #expect(throws: ArchiveStorageError.self) {
+            try self.defaults.archivedValueIfPresent(MigrationCat.self, forKey: "strings")
+        }
+        #expect(wrongType?.code == .decodingFailed)
+        guard case .keyNotFound(let key, _)? = wrongType?.underlying as? DecodingError else {
+            Issue.record("expected DecodingError.keyNotFound, got \(String(describing: wrongType?.underlying))")
+            return
+        }
+        #expect(key.stringValue == "name")
+    }
+
+    @Test func unencodableValueThrowsEncodingFailedAndStoresNothing() throws {
+        let error = #expect(throws: ArchiveStorageError.self) {
+            try self.defaults.set(archiving: Int128.max, forKey: "huge")
+        }
+        #expect(error?.code == .encodingFailed)
+        #expect(error?.underlying is EncodingError)
+        #expect(self.defaults.object(forKey: "huge") == nil)
+    }
+}
+
+/// `UserDefaults` across processes: corelibs Foundation keeps each suite as an XML property list
+/// `<suite>.plist` in `$XDG_CONFIG_HOME`, which it reads once when the process starts, so the
+/// writer and reader are `storage-probe` processes started with `XDG_CONFIG_HOME` set.
+@Suite final class PreferencesCrossProcessTests {
+    private let configHome: String
+
+    init() throws {
+        self.configHome = NSTemporaryDirectory() + "PreferencesCrossProcessTests-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: self.configHome, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: self.configHome)
+    }
+    private let suite = "com.example.ArchiveStorageTests.\(UUID().uuidString)"
+
+    private var environment: [String: String] { ["XDG_CONFIG_HOME": self.configHome] }
+
+    @Test func valueSetInOneProcessIsReadInAnother() throws {
+        let set = try StorageProbe.run(["prefs-set", self.suite, "cat", "Tom", "9"], environment: self.environment)
+        #expect(set.status == 0, "\(set.stderr)")
+
+        // The file Foundation wrote: an XML property list whose value is the archive's Data.
+        let file = try Data(contentsOf: URL(fileURLWithPath: self.configHome + "/" + self.suite + ".plist"))
+        #expect(String(decoding: file.prefix(5), as: UTF8.self) == "<?xml")
+        var format = PropertyListSerialization.PropertyListFormat.binary
+        let plist = try PropertyListSerialization.propertyList(from: file, options: [], format: &format)
+        #expect(format == .xml)
+        let dictionary = try #require(plist as? [String: Any])
+        #expect(Array(dictionary.keys) == ["cat"])
+        let stored = try #require(dictionary["cat"] as? Data)
+        let cat = try KeyedArchiveDecoder().decode(ProbeCatTwin.self, from: stored)
+        #expect(cat == ProbeCatTwin(name: "Tom", lives: 9))
+
+        let get = try StorageProbe.run(["prefs-get", self.suite, "cat"], environment: self.environment)
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(get.stdout == "Tom 9\n")
+    }
+
+    @Test func valueWrittenByThisProcessIsReadByAnother() throws {
+        // The other direction: this process writes the suite's file as Foundation would, with an
+        // archive made by Foundation's NSKeyedArchiver from an NSCoding object.
+        let object = MigrationLegacyCat(name: "Felix", lives: 3, toys: [], birthday: Date())
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
+        let plist = try PropertyListSerialization.data(fromPropertyList: ["cat": archive], format: .xml, options: 0)
+        try plist.write(to: URL(fileURLWithPath: self.configHome + "/" + self.suite + ".plist"))
+
+        let get = try StorageProbe.run(["prefs-get", self.suite, "cat"], environment: self.environment)
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(get.stdout == "Felix 3\n")
+    }
+
+    @Test func schemaVersionSurvivesTheRoundTripThroughTheFile() throws {
+        let set = try StorageProbe.run(
+            ["prefs-set", self.suite, "cat", "Tom", "9", "4"],
+            environment: self.environment
+        )
+        #expect(set.status == 0, "\(set.stderr)")
+        let file = try Data(contentsOf: URL(fileURLWithPath: self.configHome + "/" + self.suite + ".plist"))
+        let plist = try PropertyListSerialization.propertyList(from: file, options: [], format: nil)
+        let stored = try #require((plist as? [String: Any])?["cat"] as? Data)
+        let result = try ArchiveMigrator(ProbeCatTwin.self, schemaVersion: 4).decode(from: stored)
+        #expect(result.value == ProbeCatTwin(name: "Tom", lives: 9))
+        #expect(result.sourceFormat == .versionedArchive(schemaVersion: 4, propertyListFormat: .binary))
+    }
+}
+
+/// The same fields as the probe's `ProbeCat`.
+private struct ProbeCatTwin: Codable, Equatable {
+    var name: String
+    var lives: Int
+}
