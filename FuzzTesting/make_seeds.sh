@@ -23,6 +23,16 @@ for file in "$FIXTURES"/*; do
   esac
 done
 
+# The hostile-input corpus (one file per check, see dev/make-malformed-corpus.py), as "malformed-*".
+for file in ../Tests/TestSupport/Fixtures/malformed/*; do
+  name="malformed-$(basename "$file")"
+  case "$name" in
+    *.archive) for target in FuzzBinaryPlist FuzzKeyedArchive FuzzCodableDecoder; do cp "$file" "Corpus/$target/$name"; done ;;
+    *.bplist) for target in FuzzBinaryPlist FuzzKeyedArchive; do cp "$file" "Corpus/$target/$name"; done ;;
+    *.xml) cp "$file" "Corpus/FuzzXMLPlist/$name" ;;
+  esac
+done
+
 # Archives of FuzzModel.samples, binary and XML, checked to decode back (see FuzzCodableDecoder).
 models="$(mktemp -d)"
 trap 'rm -rf "$models"' EXIT

@@ -91,18 +91,46 @@ public indirect enum ArchivedValue: Hashable, Sendable {
 
 extension ArchivedValue {
     /// Resolves every `$top` key of an archive.
+    ///
+    /// No class is instantiated, whatever the archive names. Pass `allowedClassNames` to accept
+    /// only objects of those classes (plain strings, numbers, data and dates, which have no class,
+    /// are always accepted): list the Foundation classes you expect too, for example with
+    /// ``foundationClassNames``. See <doc:SecureDecoding>.
+    ///
+    /// A shared object appears in full at every place that holds it, so the result can describe a
+    /// far larger tree than the archive; its decoded size is bounded by `limits` (see
+    /// `PropertyListLimits`), which makes walking it, comparing it or printing it safe.
     /// - Parameters:
     ///   - archive: The archive.
-    ///   - limits: Bounds on nesting (`PropertyListLimits.maximumDepth`).
-    /// - Throws: ``KeyedArchiveError`` if a reference, class or object is malformed.
-    public init(archive: KeyedArchive, limits: PropertyListLimits = .default) throws(KeyedArchiveError) {
-        var resolver = ArchiveResolver(archive: archive, maximumDepth: limits.maximumDepth)
+    ///   - limits: Bounds on nesting and on the decoded size.
+    ///   - allowedClassNames: The class names accepted, or `nil` (the default) to accept every class.
+    /// - Throws: ``KeyedArchiveError`` if a reference, class or object is malformed;
+    ///   ``KeyedArchiveError/Code/classNotAllowed`` for an object whose class is not allowed,
+    ///   with its UID; ``KeyedArchiveError/Code/decodedSizeLimitExceeded`` if the tree is too large.
+    /// - Complexity: O(*n*) in the number of objects reachable from `$top`, however often they are shared.
+    public init(
+        archive: KeyedArchive,
+        limits: PropertyListLimits = .default,
+        allowedClassNames: Set<String>? = nil
+    ) throws(KeyedArchiveError) {
+        var resolver = ArchiveResolver(archive: archive, limits: limits, allowedClassNames: allowedClassNames)
         var fields: [Field] = []
-        for (key, uid) in archive.top {
-            fields.append(Field(key: key, value: try resolver.resolve(uid)))
+        fields.reserveCapacity(archive.top.count)
+        for entry in archive.top {
+            fields.append(Field(key: entry.key, value: try resolver.resolveTopValue(entry.value)))
         }
+        try resolver.checkDecodedSize()
         self = .top(fields)
     }
+
+    /// The classes whose objects resolve to plain values, arrays and dictionaries: `NSString`,
+    /// `NSData`, `NSDate`, `NSUUID`, `NSURL`, `NSNull`, `NSNumber` and the collection classes with their
+    /// mutable variants. Add your own classes to this set to build an allow-list.
+    public static let foundationClassNames: Set<String> = [
+        "NSString", "NSMutableString", "NSData", "NSMutableData", "NSDate", "NSUUID", "NSURL", "NSNull",
+        "NSNumber", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet", "NSOrderedSet",
+        "NSMutableOrderedSet", "NSDictionary", "NSMutableDictionary",
+    ]
 
     /// The value of a field, a top-level key, or a string-keyed dictionary entry.
     public subscript(key: String) -> ArchivedValue? {

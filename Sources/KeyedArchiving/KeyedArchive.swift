@@ -20,13 +20,16 @@ public import Foundation
 ///
 /// `$objects` is a flat table; index 0 is the string `$null`, and every other object refers to the
 /// objects it holds by `UID`. `$top` maps the archive's top-level keys (`root` for a single root
-/// object) to UIDs. Objects are followed lazily, so unreachable and duplicate entries, which real
-/// Apple archives contain, are harmless.
+/// object) to UIDs, or, for scalars encoded at the top level (`encode(42, forKey: "count")`), to
+/// the value itself: Foundation stores integers, reals and Booleans inline there. Objects are
+/// followed lazily, so unreachable and duplicate entries, which real Apple archives contain, are
+/// harmless.
 ///
 /// ```swift
 /// let archive = try KeyedArchive(parsing: bytes)
-/// let root = try archive.object(for: archive.top["root"]!)
+/// let root = try archive.object(for: archive.topUID(forKey: "root")!)
 /// let className = try archive.archivedClass(of: root)?.name
+/// let count = archive.topValue(forKey: "count")?.intValue
 /// ```
 public struct KeyedArchive: Hashable, Sendable {
     /// The archiver name every `NSKeyedArchiver` archive carries.
@@ -36,35 +39,47 @@ public struct KeyedArchive: Hashable, Sendable {
     /// The placeholder at `$objects[0]` that UID 0 (`nil`) refers to.
     public static let nullObject: PropertyListValue = "$null"
 
-    /// The top-level keys and the objects they refer to, in archive order.
-    public var top: [(key: String, uid: UID)] {
-        get { self.topEntries }
-        set { self.topEntries = newValue }
-    }
-    private var topEntries: [(key: String, uid: UID)]
+    /// The top-level keys and their values, in archive order: usually the UID of an object in
+    /// ``objects``, or a scalar (integer, real, Boolean) stored inline. Each key appears once.
+    public var top: [TopEntry]
 
     /// The object table. Index 0 is ``nullObject``.
     public var objects: [PropertyListValue]
 
     /// Creates an archive with no top-level keys and only the `$null` object.
     public init() {
-        self.topEntries = []
+        self.top = []
         self.objects = [Self.nullObject]
     }
 
     /// Creates an archive from its parts.
     /// - Parameters:
+    ///   - top: The top-level keys and their values: UIDs, or scalars stored inline.
+    ///   - objects: The object table; index 0 should be ``nullObject``.
+    public init(top: [TopEntry], objects: [PropertyListValue]) {
+        self.top = top
+        self.objects = objects
+    }
+
+    /// Creates an archive from its parts, with every top-level key referring to an object.
+    /// - Parameters:
     ///   - top: The top-level keys and the objects they refer to.
     ///   - objects: The object table; index 0 should be ``nullObject``.
     public init(top: [(key: String, uid: UID)], objects: [PropertyListValue]) {
-        self.topEntries = top
+        self.top = top.map { TopEntry(key: $0.key, uid: $0.uid) }
         self.objects = objects
     }
 
     /// Reads an archive from binary or XML property list bytes.
+    ///
+    /// Reading enforces `limits` (see `PropertyListLimits`); objects are followed only when
+    /// resolved or decoded, which enforce them again.
+    /// - Parameters:
+    ///   - bytes: A binary or XML property list.
+    ///   - limits: The bounds to enforce while reading.
     /// - Throws: ``KeyedArchiveError`` with ``KeyedArchiveError/Code/malformedPropertyList`` wrapping the
-    ///   `PropertyListError` if the bytes are not a property list, or another code if the
-    ///   property list is not a keyed archive.
+    ///   `PropertyListError` if the bytes are not a property list or exceed `limits`, or another code
+    ///   if the property list is not a keyed archive.
     public init(parsing bytes: some DataProtocol, limits: PropertyListLimits = .default) throws(KeyedArchiveError) {
         let value: PropertyListValue
         do {
@@ -105,21 +120,38 @@ public struct KeyedArchive: Hashable, Sendable {
         guard case .dictionary(let top)? = root["$top"] else {
             throw KeyedArchiveError(.invalidTop, reason: "$top is missing or not a dictionary")
         }
-        var entries: [(key: String, uid: UID)] = []
+        var entries: [TopEntry] = []
         entries.reserveCapacity(top.count)
         for (key, value) in top {
-            guard case .uid(let uid) = value else {
-                throw KeyedArchiveError(.invalidTop, reason: "$top[\"\(key)\"] is a \(value.kindName), not a UID")
+            guard Self.isValidTopValue(value) else {
+                throw KeyedArchiveError(
+                    .invalidTop,
+                    reason: "$top[\"\(key)\"] is a \(value.kindName), not a UID or an inline scalar"
+                )
             }
-            entries.append((key, uid))
+            entries.append(TopEntry(key: key, value: value))
         }
-        self.topEntries = entries
+        self.top = entries
         self.objects = objects
     }
 
-    /// The UID stored under a top-level key.
+    /// Whether a value may stand in `$top`: a UID, or a scalar that `NSKeyedArchiver` stores inline
+    /// (it never stores an array or dictionary there).
+    internal static func isValidTopValue(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .array, .dictionary: return false
+        default: return true
+        }
+    }
+
+    /// The value stored under a top-level key: a UID, or a scalar stored inline.
+    public func topValue(forKey key: String) -> PropertyListValue? {
+        self.top.first { $0.key == key }?.value
+    }
+
+    /// The UID stored under a top-level key, or `nil` if the key is absent or holds an inline value.
     public func topUID(forKey key: String) -> UID? {
-        self.topEntries.first { $0.key == key }?.uid
+        self.topValue(forKey: key)?.uidValue
     }
 
     /// The object a UID refers to.
@@ -152,7 +184,8 @@ public struct KeyedArchive: Hashable, Sendable {
     /// The archive as a property list: `$version`, `$archiver`, `$top`, `$objects`.
     public var propertyList: PropertyListValue {
         var top = PropertyListDictionary()
-        for (key, uid) in self.topEntries { top[key] = .uid(uid) }
+        top.reserveCapacity(self.top.count)
+        for entry in self.top { top[entry.key] = entry.value }
         return [
             "$version": .integer(PropertyListInteger(Int64(Self.formatVersion))),
             "$archiver": .string(Self.archiverName),
@@ -167,18 +200,51 @@ public struct KeyedArchive: Hashable, Sendable {
         self.propertyList.serialized(as: format)
     }
 
-    /// Archives are equal when their top-level keys and object tables are equal.
+    /// Archives are equal when their object tables are equal and their top-level entries are,
+    /// in any order: `$top` is a dictionary, and XML output, for one, sorts its keys.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.objects == rhs.objects
-            && lhs.topEntries.elementsEqual(rhs.topEntries) { $0.key == $1.key && $0.uid == $1.uid }
+        lhs.objects == rhs.objects && lhs.top.count == rhs.top.count
+            && lhs.top.allSatisfy { entry in rhs.topValue(forKey: entry.key) == entry.value }
     }
 
     public func hash(into hasher: inout Hasher) {
-        for (key, uid) in self.topEntries {
-            hasher.combine(key)
-            hasher.combine(uid)
-        }
+        // Order-independent, as equality is.
+        var combined = 0
+        for entry in self.top { combined ^= entry.hashValue }
+        hasher.combine(self.top.count)
+        hasher.combine(combined)
         hasher.combine(self.objects)
+    }
+}
+
+extension KeyedArchive {
+    /// One `$top` entry: a top-level key and its value.
+    public struct TopEntry: Hashable, Sendable {
+        /// The key, as stored (escaped).
+        public var key: String
+        /// The value: usually `PropertyListValue.uid(_:)` of an object in ``KeyedArchive/objects``,
+        /// or an integer, real or Boolean that `NSKeyedArchiver` stores inline.
+        public var value: PropertyListValue
+
+        /// Creates an entry.
+        /// - Parameters:
+        ///   - key: The key, as stored.
+        ///   - value: A UID, or a scalar stored inline.
+        public init(key: String, value: PropertyListValue) {
+            self.key = key
+            self.value = value
+        }
+
+        /// Creates an entry that refers to an object.
+        /// - Parameters:
+        ///   - key: The key, as stored.
+        ///   - uid: The object's UID.
+        public init(key: String, uid: UID) {
+            self.init(key: key, value: .uid(uid))
+        }
+
+        /// The UID of the object the entry refers to, or `nil` for a value stored inline.
+        public var uid: UID? { self.value.uidValue }
     }
 }
 
@@ -196,5 +262,38 @@ extension KeyedArchive {
         guard key.utf8.first == UInt8(ascii: "$") else { return key }
         guard key.utf8.dropFirst().first == UInt8(ascii: "$") else { return nil }
         return String(key.dropFirst())
+    }
+}
+
+extension KeyedArchive {
+    /// The decoded size (see `PropertyListLimits`) of the archive's own objects, each counted once
+    /// with every UID in them counted as one value: the baseline that the decoded size of a
+    /// resolved or decoded archive is compared against.
+    /// - Complexity: O(*n*) in the number of values in ``objects``.
+    internal var distinctDecodedSize: Int {
+        var size = 0
+        for object in self.objects {
+            size = min(size &+ Self.decodedSize(of: object), Int.max / 4)
+        }
+        return size
+    }
+
+    private static func decodedSize(of value: PropertyListValue) -> Int {
+        let unit = PropertyListLimits.decodedValueSize
+        switch value {
+        case .string(let string): return unit + string.utf8.count
+        case .data(let data): return unit + data.count
+        case .array(let elements):
+            var size = unit
+            for element in elements { size = min(size &+ Self.decodedSize(of: element), Int.max / 4) }
+            return size
+        case .dictionary(let dictionary):
+            var size = unit
+            for (key, element) in dictionary {
+                size = min(size &+ unit &+ key.utf8.count &+ Self.decodedSize(of: element), Int.max / 4)
+            }
+            return size
+        default: return unit
+        }
     }
 }

@@ -65,6 +65,9 @@ extension KeyedArchiveError {
             case cyclicReference
             case depthLimitExceeded
             case outputLimitExceeded
+            case decodedSizeLimitExceeded
+            case classNotAllowed
+            case classMismatch
         }
 
         private let base: Base
@@ -80,7 +83,7 @@ extension KeyedArchiveError {
         public static let unsupportedVersion = Code(.unsupportedVersion)
         /// `$objects` is not an array starting with `$null`.
         public static let invalidObjects = Code(.invalidObjects)
-        /// `$top` is not a dictionary of UIDs.
+        /// `$top` is not a dictionary whose values are UIDs or inline scalars.
         public static let invalidTop = Code(.invalidTop)
         /// A top-level key that was asked for is absent.
         public static let missingKey = Code(.missingKey)
@@ -99,6 +102,13 @@ extension KeyedArchiveError {
         /// Writing the resolved graph would exceed the configured output size, as repeating shared
         /// objects can.
         public static let outputLimitExceeded = Code(.outputLimitExceeded)
+        /// Resolving or decoding the graph would produce more than the decoded-size budget of
+        /// `PropertyListLimits`, as a small archive whose objects are shared many times can.
+        public static let decodedSizeLimitExceeded = Code(.decodedSizeLimitExceeded)
+        /// An object's class is not in the allow-list the caller gave.
+        public static let classNotAllowed = Code(.classNotAllowed)
+        /// An object's class is not one the type being decoded declares with ``ArchivedClassNaming``.
+        public static let classMismatch = Code(.classMismatch)
 
         /// The code's name, such as `invalidReference`.
         public var description: String { self.base.rawValue }

@@ -53,11 +53,12 @@ public final class KeyedUnarchiver {
 
     /// Whether the archive has a value under `key`.
     public func containsValue(forKey key: String) -> Bool {
-        self.archive.topUID(forKey: KeyedArchive.escapedKey(key)) != nil
+        self.archive.topValue(forKey: KeyedArchive.escapedKey(key)) != nil
     }
 
     /// Decodes the value stored under `key` with ``KeyedArchiver/encode(_:forKey:)`` or
-    /// `NSKeyedArchiver.encode(_:forKey:)`.
+    /// `NSKeyedArchiver.encode(_:forKey:)`, including the integers, reals and Booleans Foundation
+    /// stores inline in `$top`.
     /// - Throws: `DecodingError.keyNotFound` if there is no such key, or any `DecodingError` the value raises.
     public func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: String) throws -> T {
         try self.decode(type, storedAs: KeyedArchive.escapedKey(key))
@@ -76,12 +77,12 @@ public final class KeyedUnarchiver {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, storedAs key: String) throws -> T {
-        guard let uid = self.archive.topUID(forKey: key) else {
+        guard let stored = self.archive.topValue(forKey: key) else {
             throw DecodingError.archiveMissingTopKey(key, available: self.archive.top.map(\.key))
         }
-        return try self.session.decodeObject(
+        return try self.session.decodeTopLevel(
             type,
-            uid: uid,
+            stored: stored,
             codingPath: CodingPathNode.root.appending(ArchiveCodingKey(stringValue: key))
         )
     }

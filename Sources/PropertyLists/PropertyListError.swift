@@ -94,6 +94,7 @@ extension PropertyListError {
             case cyclicReference
             case depthLimitExceeded
             case sizeLimitExceeded
+            case decodedSizeLimitExceeded
             case malformedXML
             case unexpectedElement
             case invalidEntity
@@ -140,6 +141,9 @@ extension PropertyListError {
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
         /// The input or a value in it is larger than the configured limit.
         public static let sizeLimitExceeded = Code(.sizeLimitExceeded)
+        /// The values a binary property list describes, with shared values counted wherever they
+        /// are referenced, exceed the decoded-size budget (see `PropertyListLimits`).
+        public static let decodedSizeLimitExceeded = Code(.decodedSizeLimitExceeded)
         /// The XML is not well formed.
         public static let malformedXML = Code(.malformedXML)
         /// An XML element is not one a property list allows at that place.

@@ -56,6 +56,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup(title: "Limits") var limits: LimitsOptions
+
     @Option(help: ArgumentHelp("The format to write.", valueName: "format"))
     var to: Format
 
@@ -84,7 +86,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let console = Console.current
-        try self.input.forEachPropertyList { parsed in
+        try self.input.forEachPropertyList(limits: self.limits.limits) { parsed in
             if let output = self.output, output != "-" {
                 try FileIO.withNewFile(atPath: output) { descriptor in
                     try self.write(parsed.value) { chunk in try FileIO.writeAll(chunk, to: descriptor, name: output) }
@@ -125,7 +127,8 @@ struct ConvertCommand: ParsableCommand {
             if self.raw {
                 json = PropertyListJSONWriter(outputFormatting: formatting).write(value)
             } else {
-                json = try ArchivedValueJSONWriter(outputFormatting: formatting).write(propertyList: value)
+                json = try ArchivedValueJSONWriter(outputFormatting: formatting, limits: self.limits.limits)
+                    .write(propertyList: value)
             }
             json.append(UInt8(ascii: "\n"))
             return json

@@ -44,6 +44,8 @@ struct DumpCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup(title: "Limits") var limits: LimitsOptions
+
     @Flag(help: "Print pretty-printed JSON instead of the tree.")
     var json = false
 
@@ -63,7 +65,7 @@ struct DumpCommand: ParsableCommand {
         let console = Console.current
         let showsHeaders = self.input.files.count > 1
         var printedAny = false
-        try self.input.forEachPropertyList { parsed in
+        try self.input.forEachPropertyList(limits: self.limits.limits) { parsed in
             let text: String
             do throws(KeyedArchiveError) {
                 text = try self.render(parsed.value)
@@ -92,10 +94,15 @@ struct DumpCommand: ParsableCommand {
             return PropertyListTreePrinter().string(from: value)
         }
         if self.json {
-            let writer = ArchivedValueJSONWriter(outputFormatting: .prettyPrinted, expandsNestedData: self.nested)
+            let writer = ArchivedValueJSONWriter(
+                outputFormatting: .prettyPrinted,
+                expandsNestedData: self.nested,
+                limits: self.limits.limits
+            )
             return String(decoding: try writer.write(propertyList: value), as: UTF8.self)
         }
-        return try ArchivedValueTreePrinter(expandsNestedData: self.nested).string(fromPropertyList: value)
+        return try ArchivedValueTreePrinter(expandsNestedData: self.nested, limits: self.limits.limits)
+            .string(fromPropertyList: value)
     }
 }
 

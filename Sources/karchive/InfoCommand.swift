@@ -31,12 +31,14 @@ struct InfoCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup(title: "Limits") var limits: LimitsOptions
+
     func run() throws {
         let console = Console.current
         let showsHeaders = self.input.files.count > 1
         var printedAny = false
         try self.input.forEachInput { file, bytes in
-            let info = try ArchiveInfo(bytes: bytes)
+            let info = try ArchiveInfo(bytes: bytes, limits: self.limits.limits)
             if showsHeaders {
                 try console.outputLine((printedAny ? "\n" : "") + "==> \(file.displayName) <==")
             }

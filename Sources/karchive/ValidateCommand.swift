@@ -21,7 +21,8 @@ struct ValidateCommand: ParsableCommand {
             Checks the envelope ($archiver, $version, $top, $objects), that every UID is in range, \
             that class dictionaries are well formed and every object has a valid $class, that \
             NS.keys and NS.objects match in length, that no object reaches itself (unless \
-            --allow-cycles), and that objects nest no deeper than --max-depth. Prints 'FILE: valid', \
+            --allow-cycles), and that objects nest no deeper than --max-depth and stay within the \
+            other limits. Prints 'FILE: valid', \
             or 'FILE: N findings' followed by one line per finding ('CODE at UID n: what and where'). \
             Exits 0 when every file is valid and 1 otherwise.
 
@@ -39,20 +40,13 @@ struct ValidateCommand: ParsableCommand {
     )
     var allowCycles = false
 
-    @Option(help: ArgumentHelp("The deepest nesting of objects accepted.", valueName: "depth"))
-    var maxDepth = PropertyListLimits.default.maximumDepth
-
-    func validate() throws {
-        guard self.maxDepth > 0 else {
-            throw ValidationError("--max-depth must be positive, but is \(self.maxDepth).")
-        }
-    }
+    @OptionGroup(title: "Limits") var limits: LimitsOptions
 
     func run() throws {
         let console = Console.current
         let validator = ArchiveValidator(
             allowsCycles: self.allowCycles,
-            limits: PropertyListLimits(maximumDepth: self.maxDepth)
+            limits: self.limits.limits
         )
         try self.input.forEachInput { file, bytes in
             let findings = validator.validate(bytes: bytes)

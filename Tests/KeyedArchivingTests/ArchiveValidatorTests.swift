@@ -132,7 +132,7 @@ import Testing
             ]
         )
         let envelope: PropertyListValue = [
-            "$archiver": "MyArchiver", "$version": 99, "$top": ["root": 1], "extra": true,
+            "$archiver": "MyArchiver", "$version": 99, "$top": ["root": [1]], "extra": true,
             "$objects": ["not null"],
         ]
         #expect(
@@ -140,7 +140,7 @@ import Testing
                 #"unsupportedArchiver: $archiver is "MyArchiver", not "NSKeyedArchiver""#,
                 "unsupportedVersion: $version is 99, not 100000",
                 #"notAnArchive: unexpected top-level key "extra""#,
-                #"invalidTop: $top["root"] is an integer, not a UID"#,
+                #"invalidTop: $top["root"] is an array, not a UID or an inline scalar"#,
                 #"invalidObjects: $objects does not start with "$null""#,
             ]
         )

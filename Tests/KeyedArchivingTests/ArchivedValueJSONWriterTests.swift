@@ -165,7 +165,12 @@ import Testing
             previous = UID(UInt64(objects.count - 1))
         }
         let archive = KeyedArchive(top: [("root", previous)], objects: objects)
-        let writer = ArchivedValueJSONWriter(maximumOutputSize: 1 << 20)
+        // Resolving it is refused by the decoded-size budget…
+        #expect(throws: KeyedArchiveError(.decodedSizeLimitExceeded)) { try ArchivedValueJSONWriter().write(archive) }
+        // …and with the budget lifted, writing stops at the output limit.
+        var limits = PropertyListLimits.default
+        limits.decodedSizeAllowance = .max
+        let writer = ArchivedValueJSONWriter(maximumOutputSize: 1 << 20, limits: limits)
         #expect(throws: KeyedArchiveError(.outputLimitExceeded)) { try writer.write(archive) }
     }
 

@@ -128,7 +128,12 @@ import Testing
             previous = UID(UInt64(objects.count - 1))
         }
         let archive = KeyedArchive(top: [("root", previous)], objects: objects)
-        let value = try ArchivedValue(archive: archive)
+        // The tree described is far beyond the default decoded-size budget…
+        #expect(throws: KeyedArchiveError(.decodedSizeLimitExceeded)) { try ArchivedValue(archive: archive) }
+        // …but resolving it stays linear, as a caller who lifts the budget sees.
+        var limits = PropertyListLimits.default
+        limits.decodedSizeAllowance = .max
+        let value = try ArchivedValue(archive: archive, limits: limits)
         var depth = 0
         var cursor = value["root"]
         while case .array(let elements, _)? = cursor {

@@ -169,8 +169,8 @@ final class OracleCatInstance: Decodable {
         let archiver = NSKeyedArchiver(requiringSecureCoding: false)
         archiver.encode(one, forKey: "one")
         archiver.encode(two, forKey: "two")
-        // An object, not `encode(42, forKey:)`: that stores the number inline in `$top`, which
-        // `KeyedArchive` does not accept.
+        // An object; `encode(42, forKey:)` would store the number inline in `$top`, which
+        // `TopInlineValueTests` covers.
         archiver.encode(NSString(string: "forty-two"), forKey: "answer")
         archiver.finishEncoding()
         let archive = try KeyedArchive(parsing: archiver.encodedData)

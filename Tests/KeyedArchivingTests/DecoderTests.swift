@@ -486,8 +486,8 @@ private func path(_ context: DecodingError.Context) -> [String] {
             top: [("a", 1), ("b", 1)]
         )
         let session = ArchiveDecodingSession(archive: value, options: decoder.options)
-        let a = try session.decodeObject(Shared.self, uid: 1, codingPath: .root)
-        let b = try session.decodeObject(Shared.self, uid: 1, codingPath: .root)
+        let a = try session.decodeTopLevel(Shared.self, stored: .uid(1), codingPath: .root)
+        let b = try session.decodeTopLevel(Shared.self, stored: .uid(1), codingPath: .root)
         #expect(a === b)
     }
 

@@ -19,8 +19,8 @@ import Testing
     func everyAppleFixtureIsAKeyedArchive(name: String) throws {
         let archive = try KeyedArchive(parsing: Fixtures.apple(name))
         #expect(!archive.top.isEmpty)
-        for (_, uid) in archive.top {
-            _ = try archive.object(for: uid)
+        for entry in archive.top {
+            _ = try archive.object(for: try #require(entry.uid))
         }
     }
 
@@ -44,7 +44,7 @@ import Testing
     @Test func writesAndReadsBack() throws {
         var archive = KeyedArchive()
         archive.objects.append("hello")
-        archive.top = [("root", UID(1))]
+        archive.top = [KeyedArchive.TopEntry(key: "root", uid: 1)]
         for format in PropertyListFormat.allCases {
             let read = try KeyedArchive(parsing: archive.serialized(as: format))
             #expect(read == archive)
@@ -70,7 +70,7 @@ import Testing
             (["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["x"]], .invalidObjects),
             (["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["$null"]], .invalidTop),
             (
-                ["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["$null"], "$top": ["root": 1]],
+                ["$archiver": "NSKeyedArchiver", "$version": 100_000, "$objects": ["$null"], "$top": ["root": [1]]],
                 .invalidTop
             ),
         ]

@@ -92,7 +92,12 @@ import Testing
         var objects: [[UInt8]] = [[0x10, 0x01]]
         for level in 1...40 { objects.append([0xA2, UInt8(level - 1), UInt8(level - 1)]) }
         let bytes = Self.assemble(objects, top: 40)
-        let value = try PropertyListValue(parsing: bytes)
+        // Counting each leaf at every place that holds it, that is far beyond the default budget…
+        #expect(throws: PropertyListError(.decodedSizeLimitExceeded)) { try PropertyListValue(parsing: bytes) }
+        // …but the tree itself is built once per object, as a caller who lifts the budget sees.
+        var limits = PropertyListLimits.default
+        limits.decodedSizeAllowance = .max
+        let value = try PropertyListValue(parsing: bytes, limits: limits)
         var depth = 0
         var cursor = value
         while case .array(let elements) = cursor {

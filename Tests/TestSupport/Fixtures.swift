@@ -27,4 +27,25 @@ public enum Fixtures {
     public static func apple(_ name: String) throws -> Data {
         try Data(contentsOf: appleDirectory.appendingPathComponent(name))
     }
+
+    /// The folder of archives made by swift-corelibs-foundation (see `Fixtures/foundation/SOURCES.md`).
+    public static var foundationDirectory: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/foundation", isDirectory: true)
+    }
+
+    /// The folder of hostile inputs, one per check, with `manifest.json` listing the error each
+    /// entry point must report (made by `dev/make-malformed-corpus.py`).
+    public static var malformedDirectory: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/malformed", isDirectory: true)
+    }
+
+    /// The bytes of a hostile input.
+    public static func malformed(_ name: String) throws -> Data {
+        try Data(contentsOf: malformedDirectory.appendingPathComponent(name))
+    }
+
+    /// The bytes of an archive made by swift-corelibs-foundation.
+    public static func foundation(_ name: String) throws -> Data {
+        try Data(contentsOf: foundationDirectory.appendingPathComponent(name))
+    }
 }

@@ -19,7 +19,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
     let value: PropertyListValue
     do {
-        value = try BinaryPropertyListReader(bytes: bytes).topLevelValue()
+        value = try BinaryPropertyListReader(bytes: bytes, limits: fuzzLimits).topLevelValue()
     } catch {
         return 0
     }

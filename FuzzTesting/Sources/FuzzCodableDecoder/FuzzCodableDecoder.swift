@@ -18,7 +18,8 @@ import PropertyLists
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
-    let decoder = KeyedArchiveDecoder()
+    var decoder = KeyedArchiveDecoder()
+    decoder.limits = fuzzLimits
     _ = try? decoder.decode(FuzzModel.self, from: bytes)
     _ = try? decoder.decode([FuzzModel.Node].self, from: bytes)
     _ = try? decoder.decode([String: FuzzModel.Shape].self, from: bytes)

@@ -18,22 +18,24 @@ import PropertyLists
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
-    _ = ArchiveValidator().validate(bytes: bytes)
-    _ = ArchiveValidator(allowsCycles: true).validate(bytes: bytes)
+    _ = ArchiveValidator(limits: fuzzLimits).validate(bytes: bytes)
+    _ = ArchiveValidator(allowsCycles: true, limits: fuzzLimits).validate(bytes: bytes)
 
     let archive: KeyedArchive
     do {
-        archive = try KeyedArchive(parsing: bytes)
+        archive = try KeyedArchive(parsing: bytes, limits: fuzzLimits)
     } catch {
         return 0
     }
-    _ = ArchiveValidator().validate(archive)
-    _ = try? ArchivedValueJSONWriter().write(archive)
-    guard let value = try? ArchivedValue(archive: archive) else {
+    _ = ArchiveValidator(limits: fuzzLimits).validate(archive)
+    _ = try? ArchivedValueJSONWriter(limits: fuzzLimits).write(archive)
+    _ = try? ArchivedObjectGraph(archive: archive, limits: fuzzLimits)
+    _ = try? ArchivedValue(archive: archive, limits: fuzzLimits, allowedClassNames: ArchivedValue.foundationClassNames)
+    guard let value = try? ArchivedValue(archive: archive, limits: fuzzLimits) else {
         return 0
     }
     _ = value.className
-    _ = try? ArchivedValueJSONWriter().write(value)
+    _ = try? ArchivedValueJSONWriter(limits: fuzzLimits).write(value)
     return 0
 }
 

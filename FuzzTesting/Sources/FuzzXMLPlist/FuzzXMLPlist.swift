@@ -19,7 +19,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
     let value: PropertyListValue
     do {
-        value = try XMLPropertyListReader().read(bytes)
+        value = try XMLPropertyListReader(limits: fuzzLimits).read(bytes)
     } catch {
         return 0
     }

@@ -46,7 +46,7 @@ enum VersionedArchive {
     /// `encode(_:forKey:)` of an integer.
     static func schemaVersion(of archive: KeyedArchive) -> Int? {
         guard archive.top.count == 2, archive.topUID(forKey: "root") != nil,
-            let entry = archive.propertyList["$top"]?[Self.versionKey]
+            let entry = archive.topValue(forKey: Self.versionKey)
         else { return nil }
         if case .uid(let uid) = entry { return (try? archive.object(for: uid))?.intValue }
         return entry.intValue

@@ -24,6 +24,8 @@ internal final class ArchiveDecodingSession {
     let userInfo: [CodingUserInfoKey: Any]
     /// The deepest coding path allowed.
     let maximumDepth: Int
+    /// The limits decoding runs with.
+    let limits: PropertyListLimits
 
     // The caches below are touched for every object; `@exclusivity(unchecked)` drops the dynamic
     // exclusivity checks, which cost more than the work. No access to them overlaps another.
@@ -37,10 +39,19 @@ internal final class ArchiveDecodingSession {
     @exclusivity(unchecked) private var recentTypes: [ObjectIdentifier] = []
     @exclusivity(unchecked) private var recentTypeInfos: [DecodedTypeInfo] = []
     @exclusivity(unchecked) private var moreTypes: [ObjectIdentifier: DecodedTypeInfo] = [:]
-    /// Whether each object is being decoded; indexed by UID, allocated on first use.
-    @exclusivity(unchecked) private var inProgress: [Bool] = []
+    /// For each object being decoded, its position among them (1 for the outermost), else 0;
+    /// indexed by UID, allocated on first use. The positions give the path of a cycle.
+    @exclusivity(unchecked) private var inProgress: [UInt32] = []
+    /// How many objects are being decoded.
+    @exclusivity(unchecked) private var activeCount: UInt32 = 0
     /// Class instances already decoded, by UID.
     @exclusivity(unchecked) private var instances: [UInt64: AnyObject] = [:]
+    /// The decoded size so far (see `PropertyListLimits`): every container decoded counts its
+    /// elements, again each time a shared object is decoded again.
+    @exclusivity(unchecked) private var decodedSize = 0
+    /// The decoded size allowed: the limits' allowance until it is reached, then the full budget.
+    @exclusivity(unchecked) private(set) var decodedSizeBudget: Int
+    @exclusivity(unchecked) private var hasFullBudget = false
 
     /// How many classes and types the short lists hold.
     private static var recentLimit: Int { 16 }
@@ -51,18 +62,21 @@ internal final class ArchiveDecodingSession {
         self.objects = archive.objects
         self.userInfo = options.userInfo.mapValues { $0 as Any }
         self.maximumDepth = options.limits.maximumDepth
+        self.limits = options.limits
+        self.decodedSizeBudget = max(0, options.limits.decodedSizeAllowance)
     }
 
-    /// Decodes the object a UID refers to.
+    /// Decodes the value of a `$top` entry: the object a UID refers to, or a scalar stored inline.
     /// - Parameters:
     ///   - type: The type to decode.
-    ///   - uid: The object's UID, such as a `$top` entry.
-    ///   - codingPath: The coding path of the object.
+    ///   - stored: The `$top` value.
+    ///   - codingPath: The coding path of the value.
     /// - Throws: `DecodingError`.
-    func decodeObject<T: Decodable>(_ type: T.Type, uid: UID, codingPath: CodingPathNode) throws -> T {
+    func decodeTopLevel<T: Decodable>(_ type: T.Type, stored: PropertyListValue, codingPath: CodingPathNode) throws -> T
+    {
         let decoder = _ArchiveDecoder(session: self, object: KeyedArchive.nullObject, uid: nil, codingPath: codingPath)
         let position = ArchiveDecodingPosition(parent: codingPath, key: nil, owner: nil)
-        return try decoder.decode(type, stored: .uid(uid), at: position)
+        return try decoder.decode(type, stored: stored, at: position)
     }
 
     /// The object a UID refers to, or `nil` if the UID is out of range.
@@ -128,22 +142,66 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func isInProgress(_ uid: UID) -> Bool {
         let index = Int(truncatingIfNeeded: uid.rawValue)
-        return index < self.inProgress.count && self.inProgress[index]
+        return index < self.inProgress.count && self.inProgress[index] != 0
     }
 
     /// Marks an object as being decoded. `uid` must be in range.
     @inline(__always)
     func begin(_ uid: UID) {
         if self.inProgress.isEmpty {
-            self.inProgress = Array(repeating: false, count: self.objects.count)
+            self.inProgress = Array(repeating: 0, count: self.objects.count)
         }
-        self.inProgress[Int(truncatingIfNeeded: uid.rawValue)] = true
+        // Nesting is bounded by the depth limit, far below `UInt32.max`.
+        self.activeCount &+= 1
+        self.inProgress[Int(truncatingIfNeeded: uid.rawValue)] = self.activeCount
     }
 
     /// Marks an object as decoded.
     @inline(__always)
     func end(_ uid: UID) {
-        self.inProgress[Int(truncatingIfNeeded: uid.rawValue)] = false
+        self.inProgress[Int(truncatingIfNeeded: uid.rawValue)] = 0
+        self.activeCount &-= 1
+    }
+
+    /// The objects from the one with `uid` to the innermost being decoded, then `uid` again:
+    /// the cycle that decoding `uid` now would close.
+    func cyclePath(to uid: UID) -> [UID] {
+        let index = Int(truncatingIfNeeded: uid.rawValue)
+        let start = index < self.inProgress.count && self.inProgress[index] != 0 ? self.inProgress[index] : .max
+        let path = self.inProgress.indices
+            .filter { self.inProgress[$0] >= start }
+            .sorted { self.inProgress[$0] < self.inProgress[$1] }
+        return path.map { UID(UInt64($0)) } + [uid]
+    }
+
+    /// Counts `count` stored values and their container against the decoded-size budget.
+    /// - Returns: `false` if the budget is exceeded.
+    @inline(__always)
+    func charge(_ count: Int) -> Bool {
+        // `count` is at most a collection's size, so the sum stays far from overflowing.
+        self.decodedSize &+= (count &+ 1) &* PropertyListLimits.decodedValueSize
+        return self.decodedSize <= self.decodedSizeBudget || self.widenBudget()
+    }
+
+    /// The error for a decoded size beyond the budget, at the object with `uid`.
+    @inline(never)
+    func decodedSizeExceeded(uid: UID?) -> KeyedArchiveError {
+        KeyedArchiveError(
+            .decodedSizeLimitExceeded,
+            uid: uid,
+            reason: "decoding exceeds the budget of \(self.decodedSizeBudget) decoded bytes, "
+                + "as decoding shared objects again and again can"
+        )
+    }
+
+    /// Once the allowance is used up, computes the full budget from the archive's own size.
+    @inline(never)
+    private func widenBudget() -> Bool {
+        if !self.hasFullBudget {
+            self.hasFullBudget = true
+            self.decodedSizeBudget = self.limits.decodedSizeBudget(forInputSize: self.archive.distinctDecodedSize)
+        }
+        return self.decodedSize <= self.decodedSizeBudget
     }
 
     /// The class instance already decoded for a UID, if any.

@@ -47,12 +47,15 @@ internal struct DecodedClassInfo {
 
     /// The class name.
     let name: String
+    /// The class chain, most specific first, as `$classes` has it.
+    let classes: [String]
     /// The shape of the class's objects.
     let kind: Kind
 
     /// Classifies a class by its name, then by its superclasses, most specific first.
     init(_ archivedClass: ArchivedClass) {
         self.name = archivedClass.name
+        self.classes = archivedClass.classes
         if let kind = Self.kind(ofClassNamed: archivedClass.name) {
             self.kind = kind
             return
@@ -82,6 +85,13 @@ internal struct DecodedClassInfo {
         case "NSDictionary", "NSMutableDictionary": return .dictionary
         default: return nil
         }
+    }
+}
+
+extension DecodedClassInfo {
+    /// Whether the class is one of `names`, or a subclass of one: its name or a name in its chain.
+    func matches(_ names: Set<String>) -> Bool {
+        names.contains(self.name) || self.classes.contains { names.contains($0) }
     }
 }
 

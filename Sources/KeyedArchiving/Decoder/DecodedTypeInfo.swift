@@ -15,9 +15,12 @@ internal struct DecodedTypeInfo {
     let isClass: Bool
     /// The type as a collection the decoder reads itself, if it is one.
     let collectionType: (any ArchiveDecodableCollection.Type)?
+    /// The class names the type accepts, when it declares them with ``ArchivedClassNaming``.
+    let acceptedClassNames: Set<String>?
 
     init<T: Decodable>(_ type: T.Type) {
         self.isClass = type is AnyObject.Type
         self.collectionType = type as? any ArchiveDecodableCollection.Type
+        self.acceptedClassNames = (type as? any ArchivedClassNaming.Type)?.acceptedArchivedClassNames
     }
 }

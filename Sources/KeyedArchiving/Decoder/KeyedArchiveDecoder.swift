@@ -32,7 +32,11 @@ public struct KeyedArchiveDecoder: Sendable {
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// Bounds for reading the property list; `PropertyListLimits.maximumDepth` also bounds how
-    /// deeply decoded objects and containers nest.
+    /// deeply decoded objects and containers nest, and the decoded-size budget bounds the total
+    /// work, counting a shared object each time it is decoded again (a struct, unlike a class
+    /// instance, is decoded at every reference). Past the budget, decoding throws
+    /// `DecodingError.dataCorrupted` wrapping ``KeyedArchiveError/Code/decodedSizeLimitExceeded``.
+    /// See <doc:SecureDecoding>.
     public var limits: PropertyListLimits = .default
 
     /// Creates a decoder with default options.
@@ -59,16 +63,16 @@ public struct KeyedArchiveDecoder: Sendable {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`; `keyNotFound` when the archive has no root object.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from archive: KeyedArchive) throws -> T {
-        let uid: UID
-        if let root = archive.topUID(forKey: "root") {
-            uid = root
+        let stored: PropertyListValue
+        if let root = archive.topValue(forKey: "root") {
+            stored = root
         } else if archive.top.count == 1, let only = archive.top.first {
-            uid = only.uid
+            stored = only.value
         } else {
             throw DecodingError.archiveMissingTopKey("root", available: archive.top.map(\.key))
         }
         let session = ArchiveDecodingSession(archive: archive, options: self.options)
-        return try session.decodeObject(type, uid: uid, codingPath: .root)
+        return try session.decodeTopLevel(type, stored: stored, codingPath: .root)
     }
 
     /// Decodes the object under one `$top` key, such as `"$0"` in archives written with
@@ -84,11 +88,11 @@ public struct KeyedArchiveDecoder: Sendable {
         forKey key: String,
         from archive: KeyedArchive
     ) throws -> T {
-        guard let uid = archive.topUID(forKey: key) else {
+        guard let stored = archive.topValue(forKey: key) else {
             throw DecodingError.archiveMissingTopKey(key, available: archive.top.map(\.key))
         }
         let session = ArchiveDecodingSession(archive: archive, options: self.options)
-        return try session.decodeObject(type, uid: uid, codingPath: .root)
+        return try session.decodeTopLevel(type, stored: stored, codingPath: .root)
     }
 
     /// The options a decoding session runs with.

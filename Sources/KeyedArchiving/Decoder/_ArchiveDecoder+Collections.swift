@@ -22,6 +22,18 @@ extension _ArchiveDecoder {
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> [PropertyListValue] {
+        let elements = try self.storedElements(of: object, uid: uid, at: position)
+        try self.charge(elements.count, object: object, uid: uid, at: position)
+        return elements
+    }
+
+    /// The elements of an array or set, as ``unkeyedElements(of:uid:at:)`` returns them, without
+    /// counting them against the decoded-size budget.
+    private func storedElements(
+        of object: PropertyListValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> [PropertyListValue] {
         guard case .dictionary(let dictionary) = object else {
             if case .array(let elements) = object { return elements }
             throw self.mismatch([Any].self, object: object, uid: uid, at: position)
@@ -102,6 +114,7 @@ extension _ArchiveDecoder {
                 position
             )
         }
+        try self.charge(2 * keys.count, object: object, uid: uid, at: position)
         return (keys, values)
     }
 

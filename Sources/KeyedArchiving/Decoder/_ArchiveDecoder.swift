@@ -144,6 +144,11 @@ extension _ArchiveDecoder {
         // UID 0 is nil: decode it like an inline value, so `Optional` sees `decodeNil()`.
         let objectUID = uid.flatMap { $0.rawValue == 0 ? nil : $0 }
         let typeInfo = self.session.typeInfo(type)
+        // Checked at every reference, before a cached instance is handed out: an object decoded
+        // once as one type must not pass as another type with a different declared class.
+        if let accepted = typeInfo.acceptedClassNames {
+            try self.checkClass(of: object, uid: uid, accepts: accepted, for: type, at: position)
+        }
         if let objectUID {
             // `is` then `as!`, not `as?`: an optional T would need its metadata looked up at run
             // time on every call, class or not.
@@ -248,12 +253,63 @@ extension _ArchiveDecoder {
 
     @inline(never)
     private func cycle(_ uid: UID, at position: ArchiveDecodingPosition) -> DecodingError {
+        let path = self.session.cyclePath(to: uid).map(\.description).joined(separator: " → ")
         let error = KeyedArchiveError(
             .cyclicReference,
             uid: uid,
-            reason: "\(uid) refers back to itself while it is being decoded"
+            reason: "\(uid) refers back to itself while it is being decoded: \(path)"
         )
         return self.corrupted(error, object: self.session.object(at: uid), uid: uid, at: position)
+    }
+
+    /// Checks that an object's class is one a type declares with ``ArchivedClassNaming``.
+    private func checkClass<T>(
+        of object: PropertyListValue,
+        uid: UID?,
+        accepts accepted: Set<String>,
+        for type: T.Type,
+        at position: ArchiveDecodingPosition
+    ) throws {
+        if case .dictionary(let dictionary) = object, uid?.rawValue != 0 {
+            // A malformed class is reported as such, not as a mismatch.
+            if try self.classInfo(of: dictionary, object: object, uid: uid, at: position).matches(accepted) { return }
+        }
+        throw self.classMismatch(type, object: object, uid: uid, accepted: accepted, at: position)
+    }
+
+    @inline(never)
+    private func classMismatch(
+        _ type: Any.Type,
+        object: PropertyListValue,
+        uid: UID?,
+        accepted: Set<String>,
+        at position: ArchiveDecodingPosition
+    ) -> DecodingError {
+        let names = accepted.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        let subject = self.describeValue(object, uid: uid) + position.describe(in: self.session)
+        let error = KeyedArchiveError(
+            .classMismatch,
+            uid: uid,
+            reason: "\(subject) is \(self.summarize(object)), but \(type) accepts only class \(names)"
+        )
+        return .typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: position.node.path,
+                debugDescription: error.reason,
+                underlyingError: error
+            )
+        )
+    }
+
+    /// Counts a container of `count` stored values against the decoded-size budget.
+    /// - Throws: `DecodingError.dataCorrupted` with ``KeyedArchiveError/Code/decodedSizeLimitExceeded``
+    ///   once the budget is exceeded.
+    @inline(__always)
+    func charge(_ count: Int, object: PropertyListValue, uid: UID?, at position: ArchiveDecodingPosition) throws {
+        guard self.session.charge(count) else {
+            throw self.corrupted(self.session.decodedSizeExceeded(uid: uid), object: object, uid: uid, at: position)
+        }
     }
 
     @inline(never)

@@ -222,6 +222,7 @@ private final class ArchiveKeyedDecodingStorage {
             self.entries = try decoder.dictionaryEntries(of: dictionary, object: object, uid: uid, at: position)
             self.isObjectDictionary = false
         default:
+            try decoder.charge(dictionary.count, object: object, uid: uid, at: position)
             self.entries = dictionary
             self.isObjectDictionary = true
         }

@@ -22,6 +22,11 @@ import Foundation
 /// graphs stay linear in time and memory. An object met again while it is being resolved is a
 /// cycle and becomes ``ArchivedValue/reference(_:)``. Nesting is bounded by `maximumDepth`.
 ///
+/// The decoded size of the result (see `PropertyListLimits`) is computed alongside, once per
+/// object: ``decodedSize`` counts a shared object at every place that holds it, as the tree an
+/// ``ArchivedValue`` describes does. The caller checks it with ``checkDecodedSize()``. With an
+/// allow-list, an object of any other class throws ``KeyedArchiveError/Code/classNotAllowed``.
+///
 /// With `keepsContainersByReference`, every object that resolves to an array, dictionary or other
 /// object is kept in ``containers`` and every place that holds it gets ``ArchivedValue/reference(_:)``
 /// instead, counted in ``referenceCounts``: the shape ``ArchivedObjectGraph`` presents.
@@ -29,7 +34,13 @@ internal struct ArchiveResolver {
     private let archive: KeyedArchive
     private let maximumDepth: Int
     private let keepsContainersByReference: Bool
-    private var resolved: [Int: ArchivedValue] = [:]
+    private let allowedClassNames: Set<String>?
+    private let limits: PropertyListLimits
+    private var resolved: [Int: (value: ArchivedValue, size: Int)] = [:]
+    /// The decoded size of the value ``resolve(_:)`` or ``resolveTopValue(_:)`` returned last.
+    private var lastSize = 0
+    /// The decoded size of everything resolved from the top so far.
+    private(set) var decodedSize = 0
     private var inProgress: Set<Int> = []
     private var depth = 0
     /// The resolved containers, when keeping them by reference.
@@ -37,20 +48,60 @@ internal struct ArchiveResolver {
     /// How often each container is referred to, not counting cycles, when keeping them by reference.
     private(set) var referenceCounts: [UID: Int] = [:]
 
-    init(archive: KeyedArchive, maximumDepth: Int, keepsContainersByReference: Bool = false) {
+    init(
+        archive: KeyedArchive,
+        limits: PropertyListLimits,
+        allowedClassNames: Set<String>? = nil,
+        keepsContainersByReference: Bool = false
+    ) {
         self.archive = archive
-        self.maximumDepth = maximumDepth
+        self.limits = limits
+        self.maximumDepth = limits.maximumDepth
+        self.allowedClassNames = allowedClassNames
         self.keepsContainersByReference = keepsContainersByReference
+    }
+
+    /// The largest sum of sizes kept; larger sums saturate here, far above any budget.
+    private static let sizeCap = Int.max / 4
+
+    /// Adds decoded sizes, saturating instead of overflowing.
+    private static func add(_ lhs: Int, _ rhs: Int) -> Int {
+        min(lhs &+ rhs, Self.sizeCap)
+    }
+
+    /// Resolves the value of a `$top` entry: a UID's object, or an inline scalar, and adds its
+    /// decoded size to ``decodedSize``.
+    mutating func resolveTopValue(_ value: PropertyListValue) throws(KeyedArchiveError) -> ArchivedValue {
+        let resolved = try self.resolveField(value)
+        self.decodedSize = Self.add(self.decodedSize, self.lastSize)
+        return resolved
+    }
+
+    /// Throws ``KeyedArchiveError/Code/decodedSizeLimitExceeded`` if ``decodedSize`` is beyond the
+    /// budget for this archive: the limits' budget for an input the decoded size of the archive's
+    /// own objects, each counted once.
+    func checkDecodedSize() throws(KeyedArchiveError) {
+        let budget = self.limits.decodedSizeBudget(forInputSize: self.archive.distinctDecodedSize)
+        guard self.decodedSize <= budget else {
+            throw KeyedArchiveError(
+                .decodedSizeLimitExceeded,
+                reason: "with shared objects repeated, the resolved archive would exceed \(budget) decoded bytes"
+            )
+        }
     }
 
     mutating func resolve(_ uid: UID) throws(KeyedArchiveError) -> ArchivedValue {
         let object = try self.archive.object(for: uid)
         let index = Int(uid.rawValue)
-        if let value = self.resolved[index] {
+        if let (value, size) = self.resolved[index] {
             self.countReference(value)
+            self.lastSize = size
             return value
         }
-        if self.inProgress.contains(index) { return .reference(uid) }
+        if self.inProgress.contains(index) {
+            self.lastSize = PropertyListLimits.decodedValueSize
+            return .reference(uid)
+        }
         guard self.depth < self.maximumDepth else {
             throw KeyedArchiveError(
                 .depthLimitExceeded,
@@ -66,11 +117,14 @@ internal struct ArchiveResolver {
         }
         var value = try self.resolveObject(object, uid: uid)
         if self.keepsContainersByReference, value.isContainer {
+            // Held once, in `containers`; each place that holds it has a reference.
             self.containers[uid] = value
+            self.decodedSize = Self.add(self.decodedSize, self.lastSize)
+            self.lastSize = PropertyListLimits.decodedValueSize
             value = .reference(uid)
             self.countReference(value)
         }
-        self.resolved[index] = value
+        self.resolved[index] = (value, self.lastSize)
         return value
     }
 
@@ -87,19 +141,30 @@ internal struct ArchiveResolver {
 
     private mutating func resolvePlain(_ value: PropertyListValue, uid: UID?) throws(KeyedArchiveError) -> ArchivedValue
     {
+        self.lastSize = PropertyListLimits.decodedValueSize
         switch value {
-        case .string(let string): return uid?.rawValue == 0 ? .null : .string(string)
+        case .string(let string):
+            if uid?.rawValue == 0 { return .null }
+            self.lastSize += string.utf8.count
+            return .string(string)
         case .integer(let integer): return .integer(integer)
         case .real(let real): return .real(real)
         case .float(let float): return .float(float)
         case .bool(let bool): return .bool(bool)
         case .date(let date): return .date(date)
-        case .data(let data): return .data(data)
+        case .data(let data):
+            self.lastSize += data.count
+            return .data(data)
         case .uid(let reference): return try self.resolve(reference)
         case .array(let elements):
             var values: [ArchivedValue] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try self.resolveField(element)) }
+            var size = PropertyListLimits.decodedValueSize
+            for element in elements {
+                values.append(try self.resolveField(element))
+                size = Self.add(size, self.lastSize)
+            }
+            self.lastSize = size
             return .array(values, className: "")
         case .dictionary:
             throw KeyedArchiveError(.unexpectedObject, uid: uid, reason: "a dictionary where a value was expected")
@@ -116,48 +181,77 @@ internal struct ArchiveResolver {
         guard let archivedClass = try self.archive.archivedClass(of: object, uid: uid) else {
             throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class")
         }
+        if let allowed = self.allowedClassNames, !allowed.contains(archivedClass.name) {
+            throw KeyedArchiveError(
+                .classNotAllowed,
+                uid: uid,
+                reason: "class \"\(archivedClass.name)\" of \(uid) is not among the allowed classes"
+            )
+        }
+        let unit = PropertyListLimits.decodedValueSize
         switch DecodedClassInfo.kind(ofClassNamed: archivedClass.name) {
         case .string:
             if let string = dictionary["NS.string"] { return try self.resolveField(string) }
             if case .data(let bytes)? = dictionary["NS.bytes"] {
+                self.lastSize = unit + bytes.count
                 return .string(String(decoding: bytes, as: UTF8.self))
             }
         case .data:
-            if case .data(let bytes)? = dictionary["NS.data"] { return .data(bytes) }
+            if case .data(let bytes)? = dictionary["NS.data"] {
+                self.lastSize = unit + bytes.count
+                return .data(bytes)
+            }
         case .date:
             if let time = dictionary["NS.time"]?.doubleValue ?? dictionary["NS.time"]?.intValue.map(Double.init) {
+                self.lastSize = unit
                 return .date(Date(timeIntervalSinceReferenceDate: time))
             }
         case .uuid:
             if case .data(let bytes)? = dictionary["NS.uuidbytes"], let uuid = UUID(archivedBytes: bytes) {
+                self.lastSize = unit + 16
                 return .uuid(uuid)
             }
         case .url:
-            return try self.resolveURL(dictionary, uid: uid)
+            let url = try self.resolveURL(dictionary, uid: uid)
+            if case .url(let string) = url { self.lastSize = unit + string.utf8.count }
+            return url
         case .null:
+            self.lastSize = unit
             return .null
         default:
             break
         }
+        var size = unit
         if archivedClass.inherits(.dictionary),
             case .array(let keys)? = dictionary["NS.keys"], case .array(let values)? = dictionary["NS.objects"]
         {
             guard keys.count == values.count else {
-                throw KeyedArchiveError(.unexpectedObject, uid: uid, reason: "NS.keys and NS.objects differ in length")
+                throw KeyedArchiveError(
+                    .unexpectedObject,
+                    uid: uid,
+                    reason: "NS.keys has \(keys.count) elements but NS.objects has \(values.count)"
+                )
             }
             var entries: [ArchivedValue.Entry] = []
             entries.reserveCapacity(keys.count)
             for (key, value) in zip(keys, values) {
-                entries.append(
-                    ArchivedValue.Entry(key: try self.resolveField(key), value: try self.resolveField(value))
-                )
+                let resolvedKey = try self.resolveField(key)
+                size = Self.add(size, self.lastSize)
+                let resolvedValue = try self.resolveField(value)
+                size = Self.add(size, self.lastSize)
+                entries.append(ArchivedValue.Entry(key: resolvedKey, value: resolvedValue))
             }
+            self.lastSize = size
             return .dictionary(entries, className: archivedClass.name)
         }
         if case .array(let elements)? = dictionary["NS.objects"] {
             var values: [ArchivedValue] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try self.resolveField(element)) }
+            for element in elements {
+                values.append(try self.resolveField(element))
+                size = Self.add(size, self.lastSize)
+            }
+            self.lastSize = size
             return .array(values, className: archivedClass.name)
         }
         if archivedClass.inherits(.orderedSet) {
@@ -165,17 +259,20 @@ internal struct ArchiveResolver {
             var index = 0
             while let element = dictionary["NS.object.\(index)"] {
                 values.append(try self.resolveField(element))
+                size = Self.add(size, self.lastSize)
                 index += 1
             }
+            self.lastSize = size
             return .array(values, className: archivedClass.name)
         }
         var fields: [ArchivedValue.Field] = []
         fields.reserveCapacity(dictionary.count)
         for (key, value) in dictionary where key != "$class" {
-            fields.append(
-                ArchivedValue.Field(key: KeyedArchive.unescapedKey(key) ?? key, value: try self.resolveField(value))
-            )
+            let resolved = try self.resolveField(value)
+            size = Self.add(size, self.lastSize)
+            fields.append(ArchivedValue.Field(key: KeyedArchive.unescapedKey(key) ?? key, value: resolved))
         }
+        self.lastSize = size
         return .object(className: archivedClass.name, classes: archivedClass.classes, fields: fields)
     }
 

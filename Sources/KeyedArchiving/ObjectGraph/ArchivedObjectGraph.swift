@@ -12,7 +12,7 @@ public import PropertyLists
 
 /// An archive resolved object by object, keeping track of which objects are shared.
 ///
-/// Where ``ArchivedValue/init(archive:limits:)`` copies a shared object into every place that holds
+/// Where ``ArchivedValue/init(archive:limits:allowedClassNames:)`` copies a shared object into every place that holds
 /// it, this keeps each array, set, dictionary and other object once, in ``objects``, and every place
 /// that holds one — a `$top` key or another object — has ``ArchivedValue/reference(_:)`` to its UID
 /// instead. Scalars (strings, numbers, dates, data, UUIDs, URLs, `null`) stay inline. Walking the
@@ -47,21 +47,29 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     /// Resolves every `$top` key of an archive.
     /// - Parameters:
     ///   - archive: The archive.
-    ///   - limits: Bounds on nesting (`PropertyListLimits.maximumDepth`).
-    /// - Throws: ``KeyedArchiveError`` if a reference, class or object is malformed, as
-    ///   ``ArchivedValue/init(archive:limits:)`` does.
+    ///   - limits: Bounds on nesting and on the decoded size, which counts each object here once.
+    ///   - allowedClassNames: The class names accepted, or `nil` (the default) to accept every
+    ///     class, as ``ArchivedValue/init(archive:limits:allowedClassNames:)`` takes them.
+    /// - Throws: ``KeyedArchiveError`` if a reference, class or object is malformed or not allowed,
+    ///   as ``ArchivedValue/init(archive:limits:allowedClassNames:)`` does.
     /// - Complexity: O(*n*) in the number of objects reachable from `$top`.
-    public init(archive: KeyedArchive, limits: PropertyListLimits = .default) throws(KeyedArchiveError) {
+    public init(
+        archive: KeyedArchive,
+        limits: PropertyListLimits = .default,
+        allowedClassNames: Set<String>? = nil
+    ) throws(KeyedArchiveError) {
         var resolver = ArchiveResolver(
             archive: archive,
-            maximumDepth: limits.maximumDepth,
+            limits: limits,
+            allowedClassNames: allowedClassNames,
             keepsContainersByReference: true
         )
         var top: [ArchivedValue.Field] = []
         top.reserveCapacity(archive.top.count)
-        for (key, uid) in archive.top {
-            top.append(ArchivedValue.Field(key: key, value: try resolver.resolve(uid)))
+        for entry in archive.top {
+            top.append(ArchivedValue.Field(key: entry.key, value: try resolver.resolveTopValue(entry.value)))
         }
+        try resolver.checkDecodedSize()
         self.init(top: top, objects: resolver.containers, referenceCounts: resolver.referenceCounts)
     }
 

@@ -136,6 +136,13 @@ public struct ArchivedValueJSONWriter: Sendable {
         guard self.expandsNestedData, self.nestingLevel < NestedPropertyList.maximumNesting else { return nil }
         var inner = self
         inner.nestingLevel += 1
+        // A data value may be shared many times and is written at each place: a nested property
+        // list may expand only to a multiple of its own size, so the output stays a multiple of the
+        // outer archive's decoded size.
+        inner.limits.decodedSizeAllowance = 0
+        // Each level recurses on the same stack as the one that holds it: halving the depth keeps
+        // all levels together within twice the limit.
+        inner.limits.maximumDepth = self.limits.maximumDepth / 2
         return { [inner] data in
             guard let nested = NestedPropertyList(data: data, limits: inner.limits) else { return nil }
             var output = JSONOutput(prettyPrinted: inner.outputFormatting.contains(.prettyPrinted))

@@ -27,7 +27,7 @@ import PropertyLists
 /// ```
 ///
 /// An object dictionary shows its class name, taken from the class dictionary its `$class` refers
-/// to, and its other keys as they are stored; when `$class` does not lead to a class dictionary the
+/// to, and its other keys as they are stored; a scalar stored inline in `$top` shows as it is; when `$class` does not lead to a class dictionary the
 /// dictionary is shown with `$class` among its keys. A class dictionary shows `class`, its name and
 /// its `$classes` chain. References print as `UID n`; other values print as
 /// `PropertyListTreePrinter` prints them, with nested arrays as `[…]` and dictionaries as `{…}`.
@@ -54,10 +54,10 @@ public struct KeyedArchiveTablePrinter: Sendable {
         output.appendASCII("$top (")
         output.appendCount(archive.top.count, "key", "keys")
         output.appendASCII(")")
-        for (key, uid) in archive.top {
+        for entry in archive.top {
             output.startLine(depth: 1)
-            output.appendKeyLabel(key)
-            output.appendASCII("UID \(uid.rawValue)")
+            output.appendKeyLabel(entry.key)
+            Self.appendInline(entry.value, to: &output)
         }
         output.startLine(depth: 0)
         output.appendASCII("$objects (")

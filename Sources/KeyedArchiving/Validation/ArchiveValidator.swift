@@ -22,7 +22,8 @@ public import Foundation
 /// The checks, each reported with its ``KeyedArchiveError/Code``:
 ///
 /// - The envelope: a dictionary with exactly `$archiver` (`NSKeyedArchiver`), `$version` (100000),
-///   `$top` (a dictionary of UIDs) and `$objects` (an array starting with `$null`).
+///   `$top` (a dictionary of UIDs, and of the scalars Foundation stores inline there) and
+///   `$objects` (an array starting with `$null`).
 /// - References: every UID in `$top` and anywhere in `$objects` is an index of `$objects`, and only
 ///   `$class` refers to a class dictionary.
 /// - Classes: every object dictionary has a `$class` UID that leads to a class dictionary, and every
@@ -31,9 +32,10 @@ public import Foundation
 ///   object dictionaries hold no inline dictionaries; `NS.keys` and `NS.objects` have equal lengths.
 /// - Cycles: no object reaches itself, unless ``allowsCycles`` is on (Apple's archiver writes
 ///   cycles when objects refer to each other).
-/// - Limits: objects nest no deeper than ``limits``' `PropertyListLimits.maximumDepth`.
+/// - Limits: objects nest no deeper than ``limits``' `PropertyListLimits.maximumDepth`, and the
+///   resolved tree stays within its decoded-size budget.
 ///
-/// When those pass, the archive is resolved as ``ArchivedValue/init(archive:limits:)`` resolves it,
+/// When those pass, the archive is resolved as ``ArchivedValue/init(archive:limits:allowedClassNames:)`` resolves it,
 /// and a failure there (an `NSURL` without `NS.relative`, say) is a finding too.
 ///
 /// ```swift
@@ -98,13 +100,16 @@ public struct ArchiveValidator: Sendable {
         for key in root.keys where !["$archiver", "$version", "$top", "$objects"].contains(key) {
             findings.add(.notAnArchive, "unexpected top-level key \(Self.brief(.string(key)))")
         }
-        var top: [(key: String, uid: UID)] = []
+        var top: [KeyedArchive.TopEntry] = []
         if case .dictionary(let entries)? = root["$top"] {
             for (key, value) in entries {
-                if case .uid(let uid) = value {
-                    top.append((key, uid))
+                if KeyedArchive.isValidTopValue(value) {
+                    top.append(KeyedArchive.TopEntry(key: key, value: value))
                 } else {
-                    findings.add(.invalidTop, "$top[\(Self.brief(.string(key)))] is \(Self.article(value)), not a UID")
+                    findings.add(
+                        .invalidTop,
+                        "$top[\(Self.brief(.string(key)))] is \(Self.article(value)), not a UID or an inline scalar"
+                    )
                 }
             }
         } else {
@@ -188,8 +193,16 @@ private struct GraphChecker {
     private var count: Int { self.archive.objects.count }
 
     mutating func run() -> [ArchiveFinding] {
-        for (key, uid) in self.archive.top {
-            self.checkReference(uid, at: "$top[\(ArchiveValidator.brief(.string(key)))]", in: nil)
+        for entry in self.archive.top {
+            if let uid = entry.uid {
+                self.checkReference(uid, at: "$top[\(ArchiveValidator.brief(.string(entry.key)))]", in: nil)
+            } else if !KeyedArchive.isValidTopValue(entry.value) {
+                self.findings.add(
+                    .invalidTop,
+                    "$top[\(ArchiveValidator.brief(.string(entry.key)))] is \(ArchiveValidator.article(entry.value)), "
+                        + "not a UID or an inline scalar"
+                )
+            }
         }
         for (index, object) in self.archive.objects.enumerated() where index > 0 {
             guard !self.findings.isFull else { break }
@@ -341,8 +354,11 @@ private struct GraphChecker {
         let maximumDepth = self.validator.limits.maximumDepth
         var reportedDepth = false
 
-        for (key, uid) in self.archive.top {
-            guard uid.rawValue < UInt64(self.count), uid.rawValue > 0, color[Int(uid.rawValue)] == .unvisited else {
+        for entry in self.archive.top {
+            let key = entry.key
+            guard let uid = entry.uid, uid.rawValue < UInt64(self.count), uid.rawValue > 0,
+                color[Int(uid.rawValue)] == .unvisited
+            else {
                 continue
             }
             let root = Int(uid.rawValue)

@@ -62,7 +62,12 @@ internal struct ObjectHeader {
         case 0x3:
             guard marker == 0x33 else { throw Self.badMarker(marker, at: offset) }
             try Self.require(8, from: offset + 1, end: end, object: offset)
-            self.kind = .date(Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8)))
+            let seconds = Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8))
+            // No calendar holds a NaN or infinite instant; CoreFoundation's writers never produce one.
+            guard seconds.isFinite else {
+                throw PropertyListError(.invalidDate, offset: offset, reason: "date \(seconds) is not finite")
+            }
+            self.kind = .date(seconds)
         case 0x8:
             let width = low + 1
             guard width <= 8 else {

@@ -178,7 +178,8 @@ extension BinaryPropertyListReader {
         _ = try self.offset(ofObject: index)
         return try self.bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
             var builder = BinaryTreeBuilder(reader: self, buffer: buffer)
-            return try builder.value(at: index)
+            var size = 0
+            return try builder.value(at: index, addingSizeTo: &size)
         }
     }
 

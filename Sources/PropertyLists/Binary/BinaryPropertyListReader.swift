@@ -96,6 +96,13 @@ public struct BinaryPropertyListReader: Sendable {
                 reason: "\(objectCount) objects cannot be referenced in \(referenceSize) bytes"
             )
         }
+        guard objectCount <= UInt64(max(0, limits.maximumObjectCount)) else {
+            throw PropertyListError(
+                .sizeLimitExceeded,
+                offset: trailerStart + 8,
+                reason: "\(objectCount) objects exceed the limit of \(limits.maximumObjectCount)"
+            )
+        }
         guard topObject < objectCount else {
             throw PropertyListError(.invalidTrailer, offset: trailerStart + 16, reason: "top object \(topObject)")
         }

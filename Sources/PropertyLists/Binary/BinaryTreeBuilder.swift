@@ -17,8 +17,13 @@ import Foundation
 /// Builds full values from a validated binary property list.
 ///
 /// Each object is decoded once and its value reused wherever it is referenced again, so shared
-/// subtrees cost neither time nor memory per reference (a "billion laughs" input stays linear).
-/// A container met again while it is still being built is a cycle and throws.
+/// subtrees cost neither time nor memory per reference. A container met again while it is still
+/// being built is a cycle and throws.
+///
+/// The decoded size of each object (see `PropertyListLimits`) is computed once too, counting
+/// shared children at every reference; a tree larger than the budget throws, so whoever walks the
+/// resulting value (printers, writers, comparisons) does work bounded by the budget, not by the
+/// exponential size a "billion laughs" input describes.
 internal struct BinaryTreeBuilder {
     private let buffer: UnsafeBufferPointer<UInt8>
     private let objectCount: Int
@@ -27,8 +32,16 @@ internal struct BinaryTreeBuilder {
     private let referenceSize: Int
     private let end: Int
     private let maximumDepth: Int
+    private let maximumCollectionCount: Int
+    private let maximumStringLength: Int
+    private let maximumDataLength: Int
+    private let decodedSizeBudget: Int
     private var cache: [PropertyListValue?]
-    private var inProgress: [Bool]
+    /// Per object: ``building`` while a container is being built, then the decoded size of a cached
+    /// object (at least `PropertyListLimits.decodedValueSize`); one array serves both.
+    private var states: [Int]
+    /// The state of a container being built.
+    private static var building: Int { -1 }
     private var depth = 0
     /// Byte ranges of the ASCII keys of the dictionaries being built, innermost last; each
     /// dictionary uses the slots from where it started and gives them back when done.
@@ -42,8 +55,12 @@ internal struct BinaryTreeBuilder {
         self.referenceSize = reader.referenceSize
         self.end = reader.offsetTableOffset
         self.maximumDepth = reader.limits.maximumDepth
+        self.maximumCollectionCount = reader.limits.maximumCollectionCount
+        self.maximumStringLength = reader.limits.maximumStringLength
+        self.maximumDataLength = reader.limits.maximumDataLength
+        self.decodedSizeBudget = reader.limits.decodedSizeBudget(forInputSize: reader.bytes.count)
         self.cache = [PropertyListValue?](repeating: nil, count: reader.objectCount)
-        self.inProgress = [Bool](repeating: false, count: reader.objectCount)
+        self.states = [Int](repeating: 0, count: reader.objectCount)
     }
 
     @inline(__always)
@@ -51,7 +68,11 @@ internal struct BinaryTreeBuilder {
         Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.buffer, at: offset, width: self.referenceSize))
     }
 
-    mutating func value(at index: Int) throws(PropertyListError) -> PropertyListValue {
+    /// Builds the value of the object at `index`.
+    /// - Parameters:
+    ///   - index: The object.
+    ///   - total: A decoded size that the value's decoded size is added to.
+    mutating func value(at index: Int, addingSizeTo total: inout Int) throws(PropertyListError) -> PropertyListValue {
         // An 8-byte reference of 2^63 or more reads as a negative index.
         guard index >= 0, index < self.objectCount else {
             throw PropertyListError(
@@ -59,7 +80,10 @@ internal struct BinaryTreeBuilder {
                 reason: "object reference \(UInt(bitPattern: index)) is not below the object count \(self.objectCount)"
             )
         }
-        if let cached = self.cache[index] { return cached }
+        if let cached = self.cache[index] {
+            total = Self.adding(self.states[index], to: total)
+            return cached
+        }
         let offset = Int(
             truncatingIfNeeded: ObjectHeader.bigEndian(
                 self.buffer,
@@ -69,6 +93,7 @@ internal struct BinaryTreeBuilder {
         )
         let header = try ObjectHeader(self.buffer, at: offset, end: self.end, referenceSize: self.referenceSize)
         let value: PropertyListValue
+        var size = PropertyListLimits.decodedValueSize
         switch header.kind {
         case .bool(let bool): value = .bool(bool)
         case .integer(let integer): value = .integer(integer)
@@ -77,10 +102,14 @@ internal struct BinaryTreeBuilder {
         case .date(let seconds): value = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .uid(let uid): value = .uid(UID(uid))
         case .data:
+            try self.checkLength(header.count, limit: self.maximumDataLength, of: "data", at: offset)
+            size &+= header.count
             value = .data(
                 Data(UnsafeBufferPointer(rebasing: self.buffer[header.payload..<(header.payload + header.count)]))
             )
         case .asciiString:
+            try self.checkLength(header.count, limit: self.maximumStringLength, of: "string", at: offset)
+            size &+= header.count
             value = .string(
                 try ObjectHeader.decodeString(
                     self.buffer,
@@ -89,6 +118,8 @@ internal struct BinaryTreeBuilder {
                 )
             )
         case .utf16String:
+            try self.checkLength(2 * header.count, limit: self.maximumStringLength, of: "string", at: offset)
+            size &+= 2 * header.count
             value = .string(
                 try ObjectHeader.decodeString(
                     self.buffer,
@@ -97,17 +128,20 @@ internal struct BinaryTreeBuilder {
                 )
             )
         case .array:
+            try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "array", at: offset)
             try self.enter(index, at: offset)
             var elements = [PropertyListValue]()
             elements.reserveCapacity(header.count)
             var position = header.payload
             for _ in 0..<header.count {
-                elements.append(try self.value(at: self.reference(at: position)))
+                elements.append(try self.value(at: self.reference(at: position), addingSizeTo: &size))
                 position &+= self.referenceSize
             }
-            self.leave(index)
+            self.leave()
+            try self.checkDecodedSize(size, at: offset)
             value = .array(elements)
         case .dictionary:
+            try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
             try self.enter(index, at: offset)
             var entries = ContiguousArray<PropertyListDictionary.Element>()
             entries.reserveCapacity(header.count)
@@ -117,7 +151,7 @@ internal struct BinaryTreeBuilder {
             var valuePosition = header.payload + header.count * self.referenceSize
             for _ in 0..<header.count {
                 let keyIndex = self.reference(at: keyPosition)
-                guard case .string(let key) = try self.value(at: keyIndex) else {
+                guard case .string(let key) = try self.value(at: keyIndex, addingSizeTo: &size) else {
                     throw PropertyListError(
                         .invalidDictionaryKey,
                         offset: offset,
@@ -131,24 +165,71 @@ internal struct BinaryTreeBuilder {
                         keysAreASCII = false
                     }
                 }
-                entries.append((key, try self.value(at: self.reference(at: valuePosition))))
+                entries.append((key, try self.value(at: self.reference(at: valuePosition), addingSizeTo: &size)))
                 keyPosition &+= self.referenceSize
                 valuePosition &+= self.referenceSize
             }
             let keysAreDistinct = keysAreASCII && self.rangesAreDistinct(from: rangesStart)
             self.keyRanges.removeSubrange(rangesStart...)
-            self.leave(index)
+            self.leave()
+            try self.checkDecodedSize(size, at: offset)
             value = .dictionary(PropertyListDictionary(readEntries: entries, keysAreDistinct: keysAreDistinct))
         }
         switch header.kind {
         case .asciiString, .utf16String, .data, .array, .dictionary:
             // Worth keeping: shared strings, data and containers are then built once.
             self.cache[index] = value
+            self.states[index] = size
         default:
             // Scalars are cheaper to decode again than to store and later destroy.
             break
         }
+        total = Self.adding(size, to: total)
         return value
+    }
+
+    /// Adds a child's decoded size to its container's, saturating far above any budget.
+    @inline(__always)
+    private static func adding(_ child: Int, to size: Int) -> Int {
+        min(size &+ child, Int.max / 4)
+    }
+
+    /// Throws once a container's decoded size exceeds the budget.
+    @inline(__always)
+    private func checkDecodedSize(_ size: Int, at offset: Int) throws(PropertyListError) {
+        guard size <= self.decodedSizeBudget else { throw self.decodedSizeExceeded(at: offset) }
+    }
+
+    @inline(never)
+    private func decodedSizeExceeded(at offset: Int) -> PropertyListError {
+        PropertyListError(
+            .decodedSizeLimitExceeded,
+            offset: offset,
+            reason: "with shared objects repeated, the value would exceed \(self.decodedSizeBudget) decoded bytes"
+        )
+    }
+
+    /// Checks a string's, data value's or container's length against its limit.
+    @inline(__always)
+    private func checkLength(_ length: Int, limit: Int, of kind: StaticString, at offset: Int) throws(PropertyListError)
+    {
+        guard length <= limit else { throw Self.lengthExceeded(length, limit: limit, of: kind, at: offset) }
+    }
+
+    @inline(never)
+    private static func lengthExceeded(
+        _ length: Int,
+        limit: Int,
+        of kind: StaticString,
+        at offset: Int
+    )
+        -> PropertyListError
+    {
+        PropertyListError(
+            .sizeLimitExceeded,
+            offset: offset,
+            reason: "a \(kind) of \(length) exceeds the limit of \(limit)"
+        )
     }
 
     /// The byte range of the string object at `index` if it is an ASCII string (already validated
@@ -209,7 +290,7 @@ internal struct BinaryTreeBuilder {
 
     @inline(__always)
     private mutating func enter(_ index: Int, at offset: Int) throws(PropertyListError) {
-        if self.inProgress[index] {
+        if self.states[index] == Self.building {
             throw PropertyListError(
                 .cyclicReference,
                 offset: offset,
@@ -224,12 +305,12 @@ internal struct BinaryTreeBuilder {
                 reason: "containers nest deeper than \(self.maximumDepth)"
             )
         }
-        self.inProgress[index] = true
+        self.states[index] = Self.building
     }
 
+    /// Ends building a container; its state becomes its decoded size when it is cached.
     @inline(__always)
-    private mutating func leave(_ index: Int) {
-        self.inProgress[index] = false
+    private mutating func leave() {
         self.depth -= 1
     }
 }

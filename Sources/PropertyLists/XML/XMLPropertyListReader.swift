@@ -27,7 +27,10 @@ import Foundation
 /// - Nesting deeper than ``PropertyListLimits/maximumDepth`` fails with
 ///   ``PropertyListError/Code/depthLimitExceeded``. Containers are tracked on an explicit stack,
 ///   so the native stack does not grow with the input.
-/// - Nothing is allocated from a size the input declares.
+/// - Nothing is allocated from a size the input declares. The number of values, the length of
+///   each string and data value and the size of each container are checked against
+///   ``limits`` as they are read (``PropertyListError/Code/sizeLimitExceeded``). XML cannot share
+///   a value between places, so its decoded size is bounded by its own size.
 ///
 /// It reads what CoreFoundation writes and accepts, including a bare value without `<plist>`,
 /// hexadecimal integers, `nan` and `infinity` reals, and `CF$UID` dictionaries, which become
@@ -97,6 +100,8 @@ private struct XMLPropertyListParser: ~Copyable {
     private var entries = XMLChildStack<PropertyListDictionary.Element>()
     private var fingerprints = XMLChildStack<UInt64>()
     private var keys = XMLKeyCache()
+    /// The number of values read so far, for ``PropertyListLimits/maximumObjectCount``.
+    private var valueCount = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) {
         self.scanner = XMLScanner(bytes)
@@ -284,6 +289,14 @@ private struct XMLPropertyListParser: ~Copyable {
             }
             while true {
                 if let value = completed.take() {
+                    self.valueCount &+= 1
+                    if self.valueCount > self.limits.maximumObjectCount {
+                        throw self.scanner.error(
+                            .sizeLimitExceeded,
+                            at: completedOffset,
+                            "more than \(self.limits.maximumObjectCount) values"
+                        )
+                    }
                     guard let current = top else { return value }
                     if current.isDictionary {
                         guard let entryKey = key.take() else {
@@ -355,6 +368,14 @@ private struct XMLPropertyListParser: ~Copyable {
     /// dictionary holding only `CF$UID` becomes a UID.
     private mutating func finish(_ container: XMLOpenContainer) throws(PropertyListError) -> PropertyListValue {
         let start = container.start
+        let childCount = (container.isDictionary ? self.entries.count : self.elements.count) - start
+        guard childCount <= self.limits.maximumCollectionCount else {
+            throw self.scanner.error(
+                .sizeLimitExceeded,
+                at: container.offset,
+                "a container of \(childCount) exceeds the limit of \(self.limits.maximumCollectionCount)"
+            )
+        }
         guard container.isDictionary else {
             guard self.elements.count > start else { return .array([]) }
             return .array(self.elements.removeArray(from: start))
@@ -379,7 +400,15 @@ private struct XMLPropertyListParser: ~Copyable {
     /// Reads a leaf element (anything but `<plist>`, `<array>`, `<dict>` and `<key>`) through its end tag.
     private mutating func parseLeaf(_ tag: XMLStartTag) throws(PropertyListError) -> PropertyListValue {
         if tag.element == .string {
-            return .string(tag.isEmpty ? "" : try self.scanner.readText(of: tag, scratch: &self.scratch))
+            let string = tag.isEmpty ? "" : try self.scanner.readText(of: tag, scratch: &self.scratch)
+            guard string.utf8.count <= self.limits.maximumStringLength else {
+                throw self.scanner.error(
+                    .sizeLimitExceeded,
+                    at: tag.offset,
+                    "a string of \(string.utf8.count) bytes exceeds the limit of \(self.limits.maximumStringLength)"
+                )
+            }
+            return .string(string)
         }
         let range =
             tag.isEmpty ? self.scanner.position..<self.scanner.position : try self.scanner.readPlainContent(of: tag)
@@ -410,7 +439,15 @@ private struct XMLPropertyListParser: ~Copyable {
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         default:
-            return .data(try self.decodeData(text, at: range.lowerBound))
+            let data = try self.decodeData(text, at: range.lowerBound)
+            guard data.count <= self.limits.maximumDataLength else {
+                throw self.scanner.error(
+                    .sizeLimitExceeded,
+                    at: tag.offset,
+                    "data of \(data.count) bytes exceeds the limit of \(self.limits.maximumDataLength)"
+                )
+            }
+            return .data(data)
         }
     }
 

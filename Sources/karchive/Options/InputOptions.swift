@@ -38,10 +38,12 @@ struct InputOptions: ParsableArguments {
     /// ``forEachInput(_:)`` does. The bytes read are released once parsed, so a large input is not
     /// held twice while `body` works on it.
     ///
-    /// - Parameter body: Handles one parsed input.
+    /// - Parameters:
+    ///   - limits: The bounds to read with.
+    ///   - body: Handles one parsed input.
     /// - Throws: `ExitCode.failure` once every input has been handled, if any of them failed.
-    func forEachPropertyList(_ body: (ParsedInput) throws -> Void) throws(ExitCode) {
-        try self.eachInput { input in try body(try ParsedInput(file: input)) }
+    func forEachPropertyList(limits: PropertyListLimits, _ body: (ParsedInput) throws -> Void) throws(ExitCode) {
+        try self.eachInput { input in try body(try ParsedInput(file: input, limits: limits)) }
     }
 
     private func eachInput(_ body: (InputFile) throws -> Void) throws(ExitCode) {
@@ -97,10 +99,11 @@ struct ParsedInput {
     /// The format it was written in.
     var format: PropertyListFormat
 
-    /// Reads and parses `file`; the bytes are not kept.
-    /// - Throws: ``FileError`` if it cannot be read, `PropertyListError` if it is not a property list.
-    init(file: InputFile) throws {
-        (self.value, self.format) = try PropertyListValue.parse(try file.read())
+    /// Reads and parses `file` within `limits`; the bytes are not kept.
+    /// - Throws: ``FileError`` if it cannot be read, `PropertyListError` if it is not a property list
+    ///   or exceeds `limits`.
+    init(file: InputFile, limits: PropertyListLimits) throws {
+        (self.value, self.format) = try PropertyListValue.parse(try file.read(), limits: limits)
         self.file = file
     }
 }
