@@ -86,20 +86,32 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let console = Console.current
-        try self.input.forEachPropertyList(limits: self.limits.limits) { parsed in
+        let limits = self.limits.limits
+        try self.input.forEachInput { _, bytes in
             if let output = self.output, output != "-" {
-                try FileIO.withNewFile(atPath: output) { descriptor in
-                    try self.write(parsed.value) { chunk in try FileIO.writeAll(chunk, to: descriptor, name: output) }
-                }
+                try FileIO.withNewFile(atPath: output) { sink in try self.convert(bytes, limits: limits, to: sink) }
             } else {
-                try self.write(parsed.value) { chunk in try console.output(chunk) }
+                try self.convert(bytes, limits: limits) { chunk in try console.output(chunk) }
             }
         }
     }
 
-    /// Writes one property list to `sink`. Binary and XML output are streamed in chunks, so a large
-    /// archive's output never sits in memory whole; JSON is rendered and then written.
-    func write(_ value: PropertyListValue, to sink: ([UInt8]) throws -> Void) throws {
+    /// Converts one input and writes it to `sink`.
+    ///
+    /// A binary input converted to binary or XML streams straight from its objects, without a tree,
+    /// so a large archive needs little more memory than its own bytes; every other conversion
+    /// parses the input first. Binary and XML output are written in chunks; JSON is rendered and
+    /// then written. Invalid input fails before anything is written.
+    func convert(_ bytes: [UInt8], limits: PropertyListLimits, to sink: ([UInt8]) throws -> Void) throws {
+        if self.to != .json, bytes.starts(with: Array("bplist00".utf8)) {
+            let reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
+            switch self.to {
+            case .binary: try reader.writeBinary(to: sink)
+            case .xml, .json: try reader.writeXML(to: sink)
+            }
+            return
+        }
+        let value = try PropertyListValue.parse(bytes, limits: limits).value
         switch self.to {
         case .binary:
             try BinaryPropertyListWriter().write(value, to: sink)

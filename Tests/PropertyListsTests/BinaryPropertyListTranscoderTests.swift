@@ -22,9 +22,10 @@ import Testing
     private func expectSameAsTreeWriters(
         _ bytes: [UInt8],
         chunkSize: Int = 1 << 20,
+        limits: PropertyListLimits = .default,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let reader = try BinaryPropertyListReader(bytes: bytes)
+        let reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
         let value = try reader.topLevelValue()
         var xml: [UInt8] = []
         try reader.writeXML(chunkSize: chunkSize) { xml += $0 }
@@ -140,6 +141,50 @@ import Testing
         #expect(xmlError?.code == .depthLimitExceeded)
         let binaryError = #expect(throws: PropertyListError.self) { try reader.writeBinary { _ in } }
         #expect(binaryError?.code == .depthLimitExceeded)
+    }
+
+    /// Twelve arrays, each holding the next one twice: 4,096 leaves and about 64 KB of decoded
+    /// size from 80 bytes, over a 4 KB budget.
+    @Test func aBillionLaughsFailsWithinTheDecodedSizeBudgetBeforeWriting() throws {
+        var objects: [[UInt8]] = (0..<12).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
+        objects.append([0x10, 0x07])
+        let bytes = BinaryPropertyListReaderTests.assemble(objects, top: 0)
+        var small = PropertyListLimits.default
+        small.decodedSizeAllowance = 4096
+        let reader = try BinaryPropertyListReader(bytes: bytes, limits: small)
+        #expect(throws: PropertyListError.self) { try reader.topLevelValue() }
+        var written = 0
+        let xmlError = #expect(throws: PropertyListError.self) { try reader.writeXML { written += $0.count } }
+        #expect(xmlError?.code == .decodedSizeLimitExceeded)
+        let binaryError = #expect(throws: PropertyListError.self) { try reader.writeBinary { written += $0.count } }
+        #expect(binaryError?.code == .decodedSizeLimitExceeded)
+        #expect(written == 0)
+        // Within the default budget, both stream the expanded tree.
+        try self.expectSameAsTreeWriters(bytes)
+    }
+
+    @Test func lengthLimitsApply() throws {
+        // [ "abcdef", <data of 4 bytes>, [1, 2, 3] ]
+        let bytes = BinaryPropertyListReaderTests.assemble(
+            [[0xA3, 1, 2, 3], [0x56] + Array("abcdef".utf8), [0x44, 1, 2, 3, 4], [0xA3, 4, 4, 4], [0x10, 0x01]],
+            top: 0
+        )
+        try self.expectSameAsTreeWriters(bytes)
+        var strings = PropertyListLimits.default
+        strings.maximumStringLength = 5
+        var data = PropertyListLimits.default
+        data.maximumDataLength = 3
+        var collections = PropertyListLimits.default
+        collections.maximumCollectionCount = 2
+        for limits in [strings, data, collections] {
+            let reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
+            let treeError = #expect(throws: PropertyListError.self) { try reader.topLevelValue() }
+            #expect(treeError?.code == .sizeLimitExceeded)
+            let xmlError = #expect(throws: PropertyListError.self) { try reader.writeXML { _ in } }
+            #expect(xmlError?.code == .sizeLimitExceeded)
+            let binaryError = #expect(throws: PropertyListError.self) { try reader.writeBinary { _ in } }
+            #expect(binaryError?.code == .sizeLimitExceeded)
+        }
     }
 
     @Test func aFailingSinkStopsTheWriteAndItsErrorIsThrown() throws {

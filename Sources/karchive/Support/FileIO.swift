@@ -64,17 +64,24 @@ enum FileIO {
         }
     }
 
-    /// Creates or replaces the file at `path` with `bytes`.
-    /// Creates (or truncates) the file at `path` and passes its descriptor to `body`, closing it after.
-    static func withNewFile(atPath path: String, _ body: (Int32) throws -> Void) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
+    /// Passes `body` a sink that writes to the file at `path`, closing it after. The file is
+    /// created (or truncated) when the first chunk arrives, so a `body` that fails before writing
+    /// leaves no file behind.
+    static func withNewFile(atPath path: String, _ body: (_ sink: ([UInt8]) throws -> Void) throws -> Void) throws {
+        var descriptor: Int32 = -1
         do {
-            try body(descriptor)
+            try body { chunk in
+                if descriptor < 0 {
+                    descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                    guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
+                }
+                try writeAll(chunk, to: descriptor, name: path)
+            }
         } catch {
-            _ = close(descriptor)
+            if descriptor >= 0 { _ = close(descriptor) }
             throw error
         }
+        guard descriptor >= 0 else { return }
         guard close(descriptor) == 0 else { throw FileError(path: path, code: errno) }
     }
 
