@@ -87,6 +87,17 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let console = Console.current
         let limits = self.limits.limits
+        if self.to == .json {
+            // Parsed first, so the input's bytes are released before the value is resolved.
+            try self.input.forEachPropertyList(limits: limits) { parsed in
+                if let output = self.output, output != "-" {
+                    try FileIO.withNewFile(atPath: output) { sink in try self.writeJSON(parsed.value, to: sink) }
+                } else {
+                    try self.writeJSON(parsed.value) { chunk in try console.output(chunk) }
+                }
+            }
+            return
+        }
         try self.input.forEachInput { _, bytes in
             if let output = self.output, output != "-" {
                 try FileIO.withNewFile(atPath: output) { sink in try self.convert(bytes, limits: limits, to: sink) }
@@ -118,8 +129,27 @@ struct ConvertCommand: ParsableCommand {
         case .xml:
             try XMLPropertyListWriter().write(value, to: sink)
         case .json:
-            try sink(try self.render(value))
+            try self.writeJSON(value, to: sink)
         }
+    }
+
+    /// The JSON layout the flags ask for.
+    var jsonFormatting: PropertyListJSONWriter.OutputFormatting {
+        var formatting: PropertyListJSONWriter.OutputFormatting = []
+        if self.jsonStyle != .compact { formatting.insert(.prettyPrinted) }
+        if self.sortKeys { formatting.insert(.sortedKeys) }
+        return formatting
+    }
+
+    /// Writes one property list as JSON, in chunks, ending with a newline.
+    func writeJSON(_ value: PropertyListValue, to sink: ([UInt8]) throws -> Void) throws {
+        guard !self.raw else {
+            try sink(try self.render(value))
+            return
+        }
+        try ArchivedValueJSONWriter(outputFormatting: self.jsonFormatting, limits: self.limits.limits)
+            .write(propertyList: value, to: sink)
+        try sink([UInt8(ascii: "\n")])
     }
 
     /// The bytes written for one property list. JSON ends with a newline; the property list formats
@@ -132,9 +162,7 @@ struct ConvertCommand: ParsableCommand {
         case .xml:
             return XMLPropertyListWriter().write(value)
         case .json:
-            var formatting: PropertyListJSONWriter.OutputFormatting = []
-            if self.jsonStyle != .compact { formatting.insert(.prettyPrinted) }
-            if self.sortKeys { formatting.insert(.sortedKeys) }
+            let formatting = self.jsonFormatting
             var json: [UInt8]
             if self.raw {
                 json = PropertyListJSONWriter(outputFormatting: formatting).write(value)

@@ -113,6 +113,40 @@ public struct ArchivedValueJSONWriter: Sendable {
         return self.plainJSON(propertyList)
     }
 
+    /// Writes any property list as ``write(propertyList:)`` does, handing the text to `sink` in
+    /// chunks of about `chunkSize` bytes, so the whole text never sits in memory.
+    ///
+    /// The chunks, in order, are exactly the bytes ``write(propertyList:)`` returns. A keyed archive
+    /// is resolved before the first chunk, so an archive that does not resolve writes nothing.
+    /// - Parameters:
+    ///   - propertyList: The property list.
+    ///   - chunkSize: About how many bytes to collect before calling `sink`. Defaults to 1 MiB.
+    ///   - sink: Receives each chunk; writing stops at its first error.
+    /// - Throws: ``KeyedArchiveError`` as ``write(propertyList:)`` does, or the first error `sink` throws.
+    public func write(
+        propertyList: PropertyListValue,
+        chunkSize: Int = 1 << 20,
+        to sink: ([UInt8]) throws -> Void
+    ) throws {
+        guard let archive = try KeyedArchive(detecting: propertyList) else {
+            try sink(self.plainJSON(propertyList))
+            return
+        }
+        let value = try ArchivedValue(archive: archive, limits: self.limits)
+        var sinkError: (any Error)?
+        try withoutActuallyEscaping(sink) { sink throws(KeyedArchiveError) in
+            var emitter = ArchiveJSONEmitter(writer: self)
+            emitter.chunkSize = max(chunkSize, 1)
+            emitter.flush = { chunk in
+                guard sinkError == nil else { return }
+                do { try sink(chunk) } catch { sinkError = error }
+            }
+            try emitter.emit(value, depth: 0)
+            emitter.flushNow()
+        }
+        if let sinkError { throw sinkError }
+    }
+
     /// Writes a property list as it is, without resolving an archive, as `PropertyListJSONWriter`
     /// does but with this writer's settings.
     internal func plainJSON(_ propertyList: PropertyListValue) -> [UInt8] {
@@ -174,6 +208,11 @@ private struct ArchiveJSONEmitter {
     ]
 
     var output: JSONOutput
+    /// Where full chunks go when writing in chunks; `nil` keeps the whole text in ``output``.
+    var flush: (([UInt8]) -> Void)?
+    var chunkSize = Int.max
+    /// Bytes already handed to ``flush``.
+    private var flushed = 0
     private let sortsKeys: Bool
     private let maximumOutputSize: Int
     private let dataRenderer: (@Sendable (Data) -> [UInt8]?)?
@@ -185,8 +224,17 @@ private struct ArchiveJSONEmitter {
         self.dataRenderer = writer.nestedRenderer()
     }
 
+    /// Hands the collected text to ``flush`` and clears it.
+    mutating func flushNow() {
+        guard let flush, !self.output.bytes.isEmpty else { return }
+        flush(self.output.bytes)
+        self.flushed += self.output.bytes.count
+        self.output.bytes.removeAll(keepingCapacity: true)
+    }
+
     mutating func emit(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveError) {
-        guard self.output.bytes.count <= self.maximumOutputSize else {
+        if self.output.bytes.count >= self.chunkSize { self.flushNow() }
+        guard self.flushed + self.output.bytes.count <= self.maximumOutputSize else {
             throw KeyedArchiveError(
                 .outputLimitExceeded,
                 reason: "the JSON form exceeds \(self.maximumOutputSize) bytes"
