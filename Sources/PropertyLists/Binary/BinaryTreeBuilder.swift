@@ -36,7 +36,9 @@ internal struct BinaryTreeBuilder {
     private let maximumStringLength: Int
     private let maximumDataLength: Int
     private let decodedSizeBudget: Int
-    private var cache: [PropertyListValue?]
+    /// The value of each object built and kept so far, valid where ``states`` holds a size. Not
+    /// optional: reading an optional enum out of the array went through generic value witnesses.
+    private var cache: [PropertyListValue]
     /// Per object: ``building`` while a container is being built, then the decoded size of a cached
     /// object (at least `PropertyListLimits.decodedValueSize`); one array serves both.
     private var states: [Int]
@@ -46,6 +48,9 @@ internal struct BinaryTreeBuilder {
     /// Byte ranges of the ASCII keys of the dictionaries being built, innermost last; each
     /// dictionary uses the slots from where it started and gives them back when done.
     private var keyRanges: [Range<Int>] = []
+    /// The byte range of the ASCII string ``value(at:addingSizeTo:)`` decoded last; dictionaries
+    /// clear it before reading a key, so it stays `nil` for a key that came from the cache.
+    private var lastASCIIRange: Range<Int>?
 
     init(reader: BinaryPropertyListReader, buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer
@@ -59,7 +64,7 @@ internal struct BinaryTreeBuilder {
         self.maximumStringLength = reader.limits.maximumStringLength
         self.maximumDataLength = reader.limits.maximumDataLength
         self.decodedSizeBudget = reader.limits.decodedSizeBudget(forInputSize: reader.bytes.count)
-        self.cache = [PropertyListValue?](repeating: nil, count: reader.objectCount)
+        self.cache = [PropertyListValue](repeating: .bool(false), count: reader.objectCount)
         self.states = [Int](repeating: 0, count: reader.objectCount)
     }
 
@@ -80,9 +85,10 @@ internal struct BinaryTreeBuilder {
                 reason: "object reference \(UInt(bitPattern: index)) is not below the object count \(self.objectCount)"
             )
         }
-        if let cached = self.cache[index] {
-            total = Self.adding(self.states[index], to: total)
-            return cached
+        let state = self.states[index]
+        if state > 0 {
+            total = Self.adding(state, to: total)
+            return self.cache[index]
         }
         let offset = Int(
             truncatingIfNeeded: ObjectHeader.bigEndian(
@@ -110,13 +116,9 @@ internal struct BinaryTreeBuilder {
         case .asciiString:
             try self.checkLength(header.count, limit: self.maximumStringLength, of: "string", at: offset)
             size &+= header.count
-            value = .string(
-                try ObjectHeader.decodeString(
-                    self.buffer,
-                    range: header.payload..<(header.payload + header.count),
-                    isUTF16: false
-                )
-            )
+            let range = header.payload..<(header.payload + header.count)
+            value = .string(try ObjectHeader.decodeString(self.buffer, range: range, isUTF16: false))
+            self.lastASCIIRange = range
         case .utf16String:
             try self.checkLength(2 * header.count, limit: self.maximumStringLength, of: "string", at: offset)
             size &+= 2 * header.count
@@ -151,6 +153,7 @@ internal struct BinaryTreeBuilder {
             var valuePosition = header.payload + header.count * self.referenceSize
             for _ in 0..<header.count {
                 let keyIndex = self.reference(at: keyPosition)
+                self.lastASCIIRange = nil
                 guard case .string(let key) = try self.value(at: keyIndex, addingSizeTo: &size) else {
                     throw PropertyListError(
                         .invalidDictionaryKey,
@@ -159,7 +162,7 @@ internal struct BinaryTreeBuilder {
                     )
                 }
                 if keysAreASCII {
-                    if let range = self.asciiStringRange(of: keyIndex) {
+                    if let range = self.lastASCIIRange ?? self.asciiStringRange(of: keyIndex) {
                         self.keyRanges.append(range)
                     } else {
                         keysAreASCII = false
@@ -170,7 +173,7 @@ internal struct BinaryTreeBuilder {
                 valuePosition &+= self.referenceSize
             }
             let keysAreDistinct = keysAreASCII && self.rangesAreDistinct(from: rangesStart)
-            self.keyRanges.removeSubrange(rangesStart...)
+            self.keyRanges.removeLast(self.keyRanges.count - rangesStart)
             self.leave()
             try self.checkDecodedSize(size, at: offset)
             value = .dictionary(PropertyListDictionary(readEntries: entries, keysAreDistinct: keysAreDistinct))
@@ -242,6 +245,10 @@ internal struct BinaryTreeBuilder {
                 width: self.offsetSize
             )
         )
+        let marker = self.buffer[offset]
+        guard marker >> 4 == 0x5 else { return nil }
+        // Short strings keep their length in the marker; the header was validated when decoded.
+        if marker & 0x0F != 0x0F { return (offset + 1)..<(offset + 1 + Int(marker & 0x0F)) }
         guard let header = try? ObjectHeader(self.buffer, at: offset, end: self.end, referenceSize: self.referenceSize),
             case .asciiString = header.kind
         else { return nil }
