@@ -91,7 +91,7 @@ import Testing
         // 40 levels, each an array holding the level below twice: 2^40 leaves logically.
         var objects: [[UInt8]] = [[0x10, 0x01]]
         for level in 1...40 { objects.append([0xA2, UInt8(level - 1), UInt8(level - 1)]) }
-        let bytes = Self.assemble(objects, top: 40)
+        let bytes = BinaryPropertyListAssembler.assemble(objects, top: 40)
         // Counting each leaf at every place that holds it, that is far beyond the default budget…
         #expect(throws: PropertyListError(.decodedSizeLimitExceeded)) { try PropertyListValue(parsing: bytes) }
         // …but the tree itself is built once per object, as a caller who lifts the budget sees.
@@ -116,18 +116,24 @@ import Testing
 
     @Test func unpairedSurrogatesBecomeReplacementCharacters() throws {
         // One UTF-16 string: "a", lone high surrogate, "b".
-        let bytes = Self.assemble([[0x63, 0x00, 0x61, 0xD8, 0x3D, 0x00, 0x62]], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([[0x63, 0x00, 0x61, 0xD8, 0x3D, 0x00, 0x62]], top: 0)
         #expect(try PropertyListValue(parsing: bytes) == "a\u{FFFD}b")
     }
 
     @Test func repeatedDictionaryKeysKeepTheLastValue() throws {
-        let bytes = Self.assemble([[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble(
+            [[0xD2, 1, 1, 2, 3], [0x51, 0x6B], [0x10, 1], [0x10, 2]],
+            top: 0
+        )
         #expect(try PropertyListValue(parsing: bytes) == ["k": 2])
     }
 
     @Test func equalKeysInDistinctObjectsAreMerged() throws {
         // Keys are objects 1 and 2, both the ASCII string "k"; values 3 and 4.
-        let bytes = Self.assemble([[0xD2, 1, 2, 3, 4], [0x51, 0x6B], [0x51, 0x6B], [0x10, 1], [0x10, 2]], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble(
+            [[0xD2, 1, 2, 3, 4], [0x51, 0x6B], [0x51, 0x6B], [0x10, 1], [0x10, 2]],
+            top: 0
+        )
         let value = try PropertyListValue(parsing: bytes)
         #expect(value == ["k": 2])
         #expect(value.dictionaryValue?.count == 1)
@@ -135,7 +141,7 @@ import Testing
 
     @Test func asciiAndUTF16SpellingsOfOneKeyAreMerged() throws {
         // "k" as ASCII (object 1) and as UTF-16 (object 2).
-        let bytes = Self.assemble(
+        let bytes = BinaryPropertyListAssembler.assemble(
             [[0xD2, 1, 2, 3, 4], [0x51, 0x6B], [0x61, 0x00, 0x6B], [0x10, 1], [0x10, 2]],
             top: 0
         )
@@ -144,7 +150,7 @@ import Testing
 
     @Test func canonicallyEquivalentUTF16KeysAreMerged() throws {
         // "é" precomposed (U+00E9) and decomposed (e + U+0301): equal Swift strings.
-        let bytes = Self.assemble(
+        let bytes = BinaryPropertyListAssembler.assemble(
             [[0xD2, 1, 2, 3, 4], [0x61, 0x00, 0xE9], [0x62, 0x00, 0x65, 0x03, 0x01], [0x10, 1], [0x10, 2]],
             top: 0
         )
@@ -159,7 +165,7 @@ import Testing
         ([0xFF, 0xFD, 0x07, 0xFF], "\u{FFFD}\u{7FF}"),
     ])
     func utf16StringsTranscodeExactly(units: [UInt8], expected: String) throws {
-        let bytes = Self.assemble([[0x60 | UInt8(units.count / 2)] + units], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([[0x60 | UInt8(units.count / 2)] + units], top: 0)
         #expect(try PropertyListValue(parsing: bytes) == .string(expected))
     }
 
@@ -171,32 +177,11 @@ import Testing
             let text = Array((index % 2 == 0 ? "same-key" : "key-\(index + 10)-x").utf8)
             objects.append([0x50 | UInt8(text.count)] + text)
         }
-        let value = try PropertyListValue(parsing: Self.assemble(objects, top: 0))
+        let value = try PropertyListValue(parsing: BinaryPropertyListAssembler.assemble(objects, top: 0))
         let strings = try #require(value.arrayValue).compactMap(\.stringValue)
         #expect(strings.count == 40)
         for (index, string) in strings.enumerated() {
             #expect(string == (index % 2 == 0 ? "same-key" : "key-\(index + 10)-x"))
         }
-    }
-
-    /// Assembles a bplist00 file from raw objects with one-byte references.
-    static func assemble(_ objects: [[UInt8]], top: Int) -> [UInt8] {
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(bytes.count)
-            bytes += object
-        }
-        let table = bytes.count
-        let offsetSize = table < 256 ? 1 : 2
-        for offset in offsets {
-            if offsetSize == 2 { bytes.append(UInt8(offset >> 8)) }
-            bytes.append(UInt8(offset & 0xFF))
-        }
-        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1]
-        bytes += withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
-        bytes += withUnsafeBytes(of: UInt64(top).bigEndian, Array.init)
-        bytes += withUnsafeBytes(of: UInt64(table).bigEndian, Array.init)
-        return bytes
     }
 }

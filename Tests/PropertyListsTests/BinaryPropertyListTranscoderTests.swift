@@ -63,7 +63,7 @@ import Testing
 
     @Test func equalTextStoredAsASCIIAndAsUTF16IsWrittenOnce() throws {
         // [ "ab" (ASCII), "ab" (UTF-16), "\u{D800}x" (a lone surrogate), "\u{FFFD}x" (UTF-16) ]
-        let bytes = BinaryPropertyListReaderTests.assemble(
+        let bytes = BinaryPropertyListAssembler.assemble(
             [
                 [0xA4, 1, 2, 3, 4],
                 [0x52, 0x61, 0x62],
@@ -82,7 +82,7 @@ import Testing
 
     @Test func aRepeatedKeyKeepsItsFirstPositionAndLastValue() throws {
         // { "b": 1, "a": 2, "b": 3 }
-        let bytes = BinaryPropertyListReaderTests.assemble(
+        let bytes = BinaryPropertyListAssembler.assemble(
             [
                 [0xD3, 1, 2, 1, 3, 4, 5],
                 [0x51, 0x62],
@@ -102,16 +102,16 @@ import Testing
     @Test func invalidInputThrowsTheTreeBuildersErrors() throws {
         let cases: [(bytes: [UInt8], code: PropertyListError.Code)] = [
             // An array that contains itself.
-            (BinaryPropertyListReaderTests.assemble([[0xA1, 0]], top: 0), .cyclicReference),
+            (BinaryPropertyListAssembler.assemble([[0xA1, 0]], top: 0), .cyclicReference),
             // A dictionary whose key is an integer.
-            (BinaryPropertyListReaderTests.assemble([[0xD1, 1, 1], [0x10, 0x01]], top: 0), .invalidDictionaryKey),
+            (BinaryPropertyListAssembler.assemble([[0xD1, 1, 1], [0x10, 0x01]], top: 0), .invalidDictionaryKey),
             // An ASCII string with a byte above 0x7F.
-            (BinaryPropertyListReaderTests.assemble([[0xA1, 1], [0x51, 0xE9]], top: 0), .invalidString),
+            (BinaryPropertyListAssembler.assemble([[0xA1, 1], [0x51, 0xE9]], top: 0), .invalidString),
             // A reference beyond the object count.
-            (BinaryPropertyListReaderTests.assemble([[0xA1, 9]], top: 0), .invalidReference),
+            (BinaryPropertyListAssembler.assemble([[0xA1, 9]], top: 0), .invalidReference),
             // A cycle in the value of a repeated key, which the tree builder builds before dropping.
             (
-                BinaryPropertyListReaderTests.assemble([[0xD2, 1, 1, 2, 0], [0x51, 0x61], [0x10, 0x01]], top: 0),
+                BinaryPropertyListAssembler.assemble([[0xD2, 1, 1, 2, 0], [0x51, 0x61], [0x10, 0x01]], top: 0),
                 .cyclicReference
             ),
         ]
@@ -134,7 +134,7 @@ import Testing
         var limits = PropertyListLimits.default
         limits.maximumDepth = 5
         let reader = try BinaryPropertyListReader(
-            bytes: BinaryPropertyListReaderTests.assemble(objects, top: 0),
+            bytes: BinaryPropertyListAssembler.assemble(objects, top: 0),
             limits: limits
         )
         let xmlError = #expect(throws: PropertyListError.self) { try reader.writeXML { _ in } }
@@ -148,7 +148,7 @@ import Testing
     @Test func aBillionLaughsFailsWithinTheDecodedSizeBudgetBeforeWriting() throws {
         var objects: [[UInt8]] = (0..<12).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
         objects.append([0x10, 0x07])
-        let bytes = BinaryPropertyListReaderTests.assemble(objects, top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble(objects, top: 0)
         var small = PropertyListLimits.default
         small.decodedSizeAllowance = 4096
         let reader = try BinaryPropertyListReader(bytes: bytes, limits: small)
@@ -165,7 +165,7 @@ import Testing
 
     @Test func lengthLimitsApply() throws {
         // [ "abcdef", <data of 4 bytes>, [1, 2, 3] ]
-        let bytes = BinaryPropertyListReaderTests.assemble(
+        let bytes = BinaryPropertyListAssembler.assemble(
             [[0xA3, 1, 2, 3], [0x56] + Array("abcdef".utf8), [0x44, 1, 2, 3, 4], [0xA3, 4, 4, 4], [0x10, 0x01]],
             top: 0
         )

@@ -31,7 +31,7 @@ import Testing
     }
 
     /// A valid file: an array of two integers 1 and 2, one-byte offsets and references.
-    private static let valid = BinaryPropertyListReaderTests.assemble([[0xA2, 1, 2], [0x10, 1], [0x10, 2]], top: 0)
+    private static let valid = BinaryPropertyListAssembler.assemble([[0xA2, 1, 2], [0x10, 1], [0x10, 2]], top: 0)
     private static var trailerStart: Int { valid.count - 32 }
 
     @Test func theBaselineIsValid() throws {
@@ -119,7 +119,7 @@ import Testing
         // 257 objects cannot be referenced with one byte.
         var objects: [[UInt8]] = [[0xA0]]
         objects += (0..<256).map { _ in [0x08] }
-        var bytes = BinaryPropertyListReaderTests.assemble(objects, top: 0)
+        var bytes = BinaryPropertyListAssembler.assemble(objects, top: 0)
         #expect(bytes[bytes.count - 32 + 7] == 1)
         bytes[bytes.count - 32 + 6] = 2
         expectError(.invalidTrailer, bytes)
@@ -135,12 +135,12 @@ import Testing
 
     @Test(arguments: [UInt8(0x00), 0x0F, 0x15, 0x20, 0x24, 0x30, 0x70, 0x90, 0xB0, 0xC0, 0xE0, 0xF0])
     func unknownMarkers(marker: UInt8) {
-        let bytes = BinaryPropertyListReaderTests.assemble([[marker, 0, 0, 0, 0, 0, 0, 0, 0]], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([[marker, 0, 0, 0, 0, 0, 0, 0, 0]], top: 0)
         expectError(.invalidMarker, bytes)
     }
 
     @Test func referenceBeyondTheObjectCount() {
-        let bytes = BinaryPropertyListReaderTests.assemble([[0xA1, 7]], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([[0xA1, 7]], top: 0)
         expectError(.invalidReference, bytes)
     }
 
@@ -150,13 +150,13 @@ import Testing
         [0xDF, 0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0x55],
     ])
     func declaredCountsBeyondTheBytesLeft(object: [UInt8]) {
-        let bytes = BinaryPropertyListReaderTests.assemble([object], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([object], top: 0)
         expectError(.invalidLength, bytes)
     }
 
     @Test(arguments: [[UInt8]([0x5F, 0x50]), [0x5F, 0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]])
     func countMarkerThatIsNotASmallInteger(object: [UInt8]) {
-        let bytes = BinaryPropertyListReaderTests.assemble([object], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([object], top: 0)
         expectError(.invalidLength, bytes)
     }
 
@@ -164,38 +164,38 @@ import Testing
         [UInt8]([0x13, 0, 0, 0]), [0x23, 0, 0], [0x33, 0], [0x22, 1], [0x81, 1], [0x14, 0, 0, 0, 0],
     ])
     func scalarsRunningPastTheObjectArea(object: [UInt8]) {
-        let bytes = BinaryPropertyListReaderTests.assemble([object], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([object], top: 0)
         expectError(.truncated, bytes)
     }
 
     @Test func sixteenByteIntegerOutOfRange() throws {
         let object: [UInt8] = [0x14, 0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
-        expectError(.invalidInteger, BinaryPropertyListReaderTests.assemble([object], top: 0))
+        expectError(.invalidInteger, BinaryPropertyListAssembler.assemble([object], top: 0))
         let negative: [UInt8] =
             [0x14] + [UInt8](repeating: 0xFF, count: 8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE]
-        #expect(try PropertyListValue(parsing: BinaryPropertyListReaderTests.assemble([negative], top: 0)) == -2)
+        #expect(try PropertyListValue(parsing: BinaryPropertyListAssembler.assemble([negative], top: 0)) == -2)
     }
 
     @Test func uidWiderThanEightBytes() {
         let object: [UInt8] = [0x8F] + [UInt8](repeating: 1, count: 16)
-        expectError(.invalidUID, BinaryPropertyListReaderTests.assemble([object], top: 0))
+        expectError(.invalidUID, BinaryPropertyListAssembler.assemble([object], top: 0))
     }
 
     @Test func nonASCIIByteInAnASCIIString() {
-        expectError(.invalidString, BinaryPropertyListReaderTests.assemble([[0x52, 0x41, 0xC3]], top: 0))
+        expectError(.invalidString, BinaryPropertyListAssembler.assemble([[0x52, 0x41, 0xC3]], top: 0))
     }
 
     @Test func nonStringDictionaryKey() {
-        let bytes = BinaryPropertyListReaderTests.assemble([[0xD1, 1, 1], [0x10, 1]], top: 0)
+        let bytes = BinaryPropertyListAssembler.assemble([[0xD1, 1, 1], [0x10, 1]], top: 0)
         expectError(.invalidDictionaryKey, bytes)
     }
 
     @Test func arrayContainingItself() {
-        expectError(.cyclicReference, BinaryPropertyListReaderTests.assemble([[0xA1, 0]], top: 0))
+        expectError(.cyclicReference, BinaryPropertyListAssembler.assemble([[0xA1, 0]], top: 0))
     }
 
     @Test func cycleThroughSeveralContainers() {
-        let bytes = BinaryPropertyListReaderTests.assemble(
+        let bytes = BinaryPropertyListAssembler.assemble(
             [[0xA1, 1], [0xD1, 2, 3], [0x51, 0x6B], [0xA2, 2, 0]],
             top: 0
         )
@@ -206,7 +206,7 @@ import Testing
         // 600 arrays, each holding the next.
         var objects = (0..<599).map { [UInt8(0xA1), 0, 0].withReference($0 + 1) }
         objects.append([0xA0])
-        let bytes = Self.assembleWide(objects)
+        let bytes = BinaryPropertyListAssembler.assemble(objects, top: 0, offsetSize: 2, referenceSize: 2)
         expectError(.depthLimitExceeded, bytes)
         expectError(.depthLimitExceeded, bytes, limits: PropertyListLimits(maximumDepth: 10))
         #expect((try? PropertyListValue(parsing: bytes, limits: PropertyListLimits(maximumDepth: 600))) != nil)
@@ -218,21 +218,6 @@ import Testing
 
     private static func bigEndian(_ value: UInt64) -> [UInt8] {
         withUnsafeBytes(of: value.bigEndian, Array.init)
-    }
-
-    /// Assembles a file with two-byte references and offsets.
-    private static func assembleWide(_ objects: [[UInt8]]) -> [UInt8] {
-        var bytes = Array("bplist00".utf8)
-        var offsets: [Int] = []
-        for object in objects {
-            offsets.append(bytes.count)
-            bytes += object
-        }
-        let table = bytes.count
-        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-        bytes += [0, 0, 0, 0, 0, 0, 2, 2]
-        bytes += bigEndian(UInt64(objects.count)) + bigEndian(0) + bigEndian(UInt64(table))
-        return bytes
     }
 }
 

@@ -11,11 +11,19 @@
 /// Builds `bplist00` files object by object, for inputs no writer produces: shared containers,
 /// broken markers, counts that do not fit.
 public enum BinaryPropertyListAssembler {
-    /// A file of the given raw objects, with one-byte references and the smallest offset width.
+    /// A file of the given raw objects.
     /// - Parameters:
-    ///   - objects: Each object's bytes, marker first; references are indexes into `objects`.
+    ///   - objects: Each object's bytes, marker first; references are indexes into `objects`,
+    ///     `referenceSize` bytes each.
     ///   - top: The index of the top object.
-    public static func assemble(_ objects: [[UInt8]], top: Int) -> [UInt8] {
+    ///   - offsetSize: The width of offset-table entries; by default the smallest of 1 and 2 that fits.
+    ///   - referenceSize: The width of object references the trailer declares. Defaults to 1.
+    public static func assemble(
+        _ objects: [[UInt8]],
+        top: Int,
+        offsetSize: Int? = nil,
+        referenceSize: UInt8 = 1
+    ) -> [UInt8] {
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
@@ -23,12 +31,13 @@ public enum BinaryPropertyListAssembler {
             bytes += object
         }
         let table = bytes.count
-        let offsetSize = table < 256 ? 1 : 2
+        let offsetSize = offsetSize ?? (table < 256 ? 1 : 2)
         for offset in offsets {
-            if offsetSize == 2 { bytes.append(UInt8(offset >> 8)) }
-            bytes.append(UInt8(offset & 0xFF))
+            for shift in stride(from: 8 * (offsetSize - 1), through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: offset >> shift))
+            }
         }
-        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1]
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), referenceSize]
         bytes += withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
         bytes += withUnsafeBytes(of: UInt64(top).bigEndian, Array.init)
         bytes += withUnsafeBytes(of: UInt64(table).bigEndian, Array.init)

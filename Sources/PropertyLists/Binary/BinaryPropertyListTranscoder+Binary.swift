@@ -45,17 +45,7 @@ extension BinaryPropertyListTranscoder {
             var valuePosition = header.payload + header.count * self.referenceSize
             for _ in 0..<header.count {
                 let keyIndex = self.reference(at: keyPosition)
-                let key = try self.header(of: keyIndex).header
-                try self.countDecoded(key, at: offset)
-                switch key.kind {
-                case .asciiString, .utf16String: break
-                default:
-                    throw PropertyListError(
-                        .invalidDictionaryKey,
-                        offset: offset,
-                        reason: "dictionary key (object \(keyIndex)) is not a string"
-                    )
-                }
+                let key = try self.keyHeader(keyIndex, ofDictionaryAt: offset)
                 let keyOutput = try self.addLeaf(keyIndex, key)
                 let value = self.reference(at: valuePosition)
                 if let earlier = Self.position(of: keyOutput, in: keys) {
@@ -135,12 +125,7 @@ extension BinaryPropertyListTranscoder {
 
     /// Writes the collected objects; with `flush`, hands over every `chunkSize` bytes and returns the rest.
     func encodeBinary(chunkSize: Int, flush: (([UInt8]) -> Void)?) -> [UInt8] {
-        var out = BinaryOutput()
-        out.chunkSize = chunkSize
-        out.flush = flush
-        let estimate = 64 + self.entries.count * 16
-        out.bytes.reserveCapacity(chunkSize >= estimate ? estimate : chunkSize + 4096)
-        out.bytes.append(contentsOf: BinaryPropertyListMagic.header)
+        var out = BinaryOutput(objectCount: self.entries.count, chunkSize: chunkSize, flush: flush)
         let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
         var offsets = [UInt64]()
         offsets.reserveCapacity(self.entries.count)

@@ -287,19 +287,7 @@ internal struct BinaryPropertyListTranscoder {
             var keyPosition = header.payload
             var valuePosition = header.payload + header.count * self.referenceSize
             for _ in 0..<header.count {
-                let keyIndex = self.reference(at: keyPosition)
-                let key = try self.header(of: keyIndex).header
-                try self.countDecoded(key, at: offset)
-                switch key.kind {
-                case .asciiString: try self.checkASCII(key)
-                case .utf16String: break
-                default:
-                    throw PropertyListError(
-                        .invalidDictionaryKey,
-                        offset: offset,
-                        reason: "dictionary key (object \(keyIndex)) is not a string"
-                    )
-                }
+                _ = try self.keyHeader(self.reference(at: keyPosition), ofDictionaryAt: offset)
                 try self.validate(self.reference(at: valuePosition))
                 keyPosition &+= self.referenceSize
                 valuePosition &+= self.referenceSize
@@ -310,6 +298,24 @@ internal struct BinaryPropertyListTranscoder {
         default:
             break
         }
+    }
+
+    /// The header of a dictionary's key, counted towards the decoded size and checked to be a
+    /// valid string.
+    mutating func keyHeader(_ keyIndex: Int, ofDictionaryAt offset: Int) throws(PropertyListError) -> ObjectHeader {
+        let key = try self.header(of: keyIndex).header
+        try self.countDecoded(key, at: offset)
+        switch key.kind {
+        case .asciiString: try self.checkASCII(key)
+        case .utf16String: break
+        default:
+            throw PropertyListError(
+                .invalidDictionaryKey,
+                offset: offset,
+                reason: "dictionary key (object \(keyIndex)) is not a string"
+            )
+        }
+        return key
     }
 
     /// Throws ``PropertyListError/Code/invalidString`` if an ASCII string holds a byte above 0x7F.

@@ -185,13 +185,7 @@ private struct BinaryObjectTable {
 
     /// Writes the file; with `flush`, hands over every `chunkSize` bytes and returns the rest.
     func encode(chunkSize: Int, flush: (([UInt8]) -> Void)?) -> [UInt8] {
-        var out = BinaryOutput()
-        out.chunkSize = chunkSize
-        out.flush = flush
-        // The whole file's estimate, or one chunk and a little when writing in chunks.
-        let estimate = 64 + self.entries.count * 16
-        out.bytes.reserveCapacity(chunkSize >= estimate ? estimate : chunkSize + 4096)
-        out.bytes.append(contentsOf: BinaryPropertyListMagic.header)
+        var out = BinaryOutput(objectCount: self.entries.count, chunkSize: chunkSize, flush: flush)
         let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
         var offsets = [UInt64]()
         offsets.reserveCapacity(self.entries.count)
@@ -226,6 +220,17 @@ internal struct BinaryOutput {
     var chunkSize = Int.max
     /// Bytes already handed to ``flush``.
     var flushed = 0
+
+    /// An output that has written the `bplist00` header, for a file of `objectCount` objects; with
+    /// `flush`, handing over every `chunkSize` bytes.
+    init(objectCount: Int, chunkSize: Int, flush: (([UInt8]) -> Void)?) {
+        self.chunkSize = chunkSize
+        self.flush = flush
+        // The whole file's estimate, or one chunk and a little when writing in chunks.
+        let estimate = 64 + objectCount * 16
+        self.bytes.reserveCapacity(chunkSize >= estimate ? estimate : chunkSize + 4096)
+        self.bytes.append(contentsOf: BinaryPropertyListMagic.header)
+    }
 
     /// The offset in the file of the next byte appended.
     var position: Int { self.flushed + self.bytes.count }
