@@ -37,21 +37,6 @@ struct MalformedCase: Decodable, Sendable, CustomTestStringConvertible {
     }()
 }
 
-/// A tree of strings in arrays, the shape most of the hostile archives have.
-private indirect enum Tree: Decodable {
-    case leaf(String)
-    case node([Tree])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let string = try? container.decode(String.self) {
-            self = .leaf(string)
-        } else {
-            self = .node(try container.decode([Tree].self))
-        }
-    }
-}
-
 private struct Named: Decodable {
     var name: String
 }
@@ -107,7 +92,7 @@ private struct Named: Decodable {
             case "strings": _ = try decoder.decode([String].self, from: bytes)
             case "named": _ = try decoder.decode(Named.self, from: bytes)
             case "dictionary": _ = try decoder.decode([String: String].self, from: bytes)
-            default: _ = try decoder.decode(Tree.self, from: bytes)
+            default: _ = try decoder.decode(StringTree.self, from: bytes)
             }
             outcome = "ok"
         } catch let error as DecodingError {

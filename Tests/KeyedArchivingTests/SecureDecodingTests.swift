@@ -67,20 +67,6 @@ private func billionLaughs(levels: Int, width: Int) -> KeyedArchive {
     return KeyedArchive(top: [("root", previous)], objects: objects)
 }
 
-private indirect enum Tree: Decodable {
-    case leaf(String)
-    case node([Tree])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let string = try? container.decode(String.self) {
-            self = .leaf(string)
-        } else {
-            self = .node(try container.decode([Tree].self))
-        }
-    }
-}
-
 /// The `KeyedArchiveError` a `DecodingError` wraps.
 private func underlying(_ error: any Error) -> KeyedArchiveError? {
     switch error as? DecodingError {
@@ -257,12 +243,12 @@ private func underlying(_ error: any Error) -> KeyedArchiveError? {
     @Test func billionLaughsStopsTheCodableDecoderWithinTheBudget() throws {
         let archive = billionLaughs(levels: 30, width: 2)
         var decoder = KeyedArchiveDecoder()
-        // Small, to keep the test fast: `Tree` tries a string first, and every failed try builds an error.
+        // Small, to keep the test fast: `StringTree` tries a string first, and every failed try builds an error.
         decoder.limits.decodedSizeAllowance = 1 << 16
         let clock = ContinuousClock()
         let elapsed = clock.measure {
             do {
-                _ = try decoder.decode(Tree.self, from: archive)
+                _ = try decoder.decode(StringTree.self, from: archive)
                 Issue.record("decoded 2^30 leaves")
             } catch {
                 #expect(underlying(error)?.code == .decodedSizeLimitExceeded)
@@ -280,13 +266,13 @@ private func underlying(_ error: any Error) -> KeyedArchiveError? {
         let archive = billionLaughs(levels: 10, width: 2)
         #expect(try ArchivedValue(archive: archive)["root"]?.className == "NSArray")
         var leaves = 0
-        func count(_ tree: Tree) {
+        func count(_ tree: StringTree) {
             switch tree {
             case .leaf: leaves += 1
             case .node(let children): children.forEach(count)
             }
         }
-        count(try KeyedArchiveDecoder().decode(Tree.self, from: archive))
+        count(try KeyedArchiveDecoder().decode(StringTree.self, from: archive))
         #expect(leaves == 1024)
     }
 
