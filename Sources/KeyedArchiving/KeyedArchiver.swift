@@ -72,7 +72,11 @@ public final class KeyedArchiver {
     /// Completes the archive and returns it as property list bytes in ``outputFormat``.
     /// - Throws: `EncodingError` if an escaped encoder was misused, or the archiver is already finished.
     public func finishEncoding() throws -> Data {
-        try self.finishArchive().serialized(as: self.outputFormat)
+        guard self.outputFormat == .binary else { return try self.finishArchive().serialized(as: self.outputFormat) }
+        // Binary output is written straight from the encoder's object table, without a tree.
+        try self.checkNotFinished(key: nil)
+        self.isFinished = true
+        return try self.session.finishBinary(top: self.top)
     }
 
     /// Completes the archive and returns it as an archive model.

@@ -109,6 +109,24 @@ final class ArchiverTestDogNS: NSObject, NSCoding {
         #expect(throws: DecodingError.self) { try unarchiver.decode(Int.self, forKey: "away") }
     }
 
+    /// Binary output comes straight from the encoder's table; it must be the bytes the archive
+    /// model serialises to.
+    @Test func binaryOutputEqualsTheSerialisedArchive() throws {
+        func fill(_ archiver: KeyedArchiver) throws {
+            let dog = Dog(name: "Rex")
+            try archiver.encode(Person(name: "Ann", dog: dog), forKey: "owner")
+            try archiver.encode(dog, forKey: "dog")
+            try archiver.encode([Coordinate(latitude: 1, longitude: 2)], forKey: "places")
+            try archiver.encode("first")
+        }
+        let direct = KeyedArchiver()
+        try fill(direct)
+        let viaModel = KeyedArchiver()
+        try fill(viaModel)
+        #expect(try direct.finishEncoding() == viaModel.finishArchive().serialized(as: .binary))
+        #expect(throws: EncodingError.self) { try direct.finishEncoding() }
+    }
+
     @Test func aSharedInstanceDecodesIntoOneInstanceAcrossKeys() throws {
         let dog = Dog(name: "Rex")
         let archiver = KeyedArchiver()

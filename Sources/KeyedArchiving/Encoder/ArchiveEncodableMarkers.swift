@@ -10,6 +10,30 @@
 
 import PropertyLists
 
+/// An `Array` of encodable elements, archived as `NSArray` without going through an encoder.
+internal protocol _ArchiveArrayEncodableMarker {
+    /// Encodes every element as an object, as an unkeyed container's `encode(_:)` does.
+    /// - Parameters:
+    ///   - parent: The coding path of the position holding the array, without the last key.
+    ///   - key: The last key of the array's coding path, if any.
+    /// - Returns: The elements' UIDs, in order.
+    func encodeArchiveElements(
+        in session: ArchiveEncodingSession,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws
+        -> [ArchiveEncodingTable.Value]
+
+    /// Encodes `value` as an `NSArray` if it is of this type, without a dynamic cast to the protocol.
+    /// - Returns: The array's UID, or `nil` if `value` is not of this type.
+    static func encodeArchiveArray<T>(
+        _ value: T,
+        in session: ArchiveEncodingSession,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID?
+}
+
 /// A `Set` of encodable elements, archived as `NSSet` rather than through its `encode(to:)`.
 internal protocol _ArchiveSetEncodableMarker {
     /// Encodes every element as an object.
@@ -18,7 +42,7 @@ internal protocol _ArchiveSetEncodableMarker {
         in session: ArchiveEncodingSession,
         at node: CodingPathNode
     ) throws
-        -> [PropertyListValue]
+        -> [ArchiveEncodingTable.Value]
 }
 
 /// A `Dictionary` of encodable keys and values, archived as `NSDictionary` with its keys as objects,
@@ -30,7 +54,58 @@ internal protocol _ArchiveDictionaryEncodableMarker {
         in session: ArchiveEncodingSession,
         at node: CodingPathNode
     ) throws
-        -> (keys: [PropertyListValue], values: [PropertyListValue])
+        -> (keys: [ArchiveEncodingTable.Value], values: [ArchiveEncodingTable.Value])
+}
+
+extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
+    static func encodeArchiveArray<T>(
+        _ value: T,
+        in session: ArchiveEncodingSession,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID? {
+        guard let array = value as? Self else { return nil }
+        return try session.encodeArray(array, parent: parent, key: key)
+    }
+
+    func encodeArchiveElements(
+        in session: ArchiveEncodingSession,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws
+        -> [ArchiveEncodingTable.Value]
+    {
+        var elements: [ArchiveEncodingTable.Value] = []
+        elements.reserveCapacity(self.count)
+        if Element.self == String.self {
+            // The same type, so the cast only spares a dynamic cast per element.
+            for string in unsafeBitCast(self, to: [String].self) {
+                elements.append(.uid(session.table.leaf(string).rawValue))
+            }
+            return elements
+        }
+        // The array's own path, made only if an element needs it.
+        var node: CodingPathNode?
+        for element in self {
+            if let leaf = session.leaf(of: element) {
+                elements.append(.uid(session.table.leaf(leaf).rawValue))
+                continue
+            }
+            let arrayNode = node ?? parent.appending(key)
+            node = arrayNode
+            let index = ArchiveEncodingKey(index: elements.count)
+            let before = elements.count == 0 ? session.table.size : nil
+            let uid = try session.encodeComposite(element, parent: ArchiveEncodingParent(arrayNode), key: index)
+            elements.append(.uid(uid.rawValue))
+            if let before, self.count >= 64 {
+                // Many values like the first follow: make room for them at once rather than by doubling.
+                let after = session.table.size
+                let growth = (objects: after.objects - before.objects, items: after.items - before.items)
+                session.table.reserveCapacity(forRepeating: growth, times: self.count - 1)
+            }
+        }
+        return elements
+    }
 }
 
 extension Set: _ArchiveSetEncodableMarker where Element: Encodable {
@@ -38,13 +113,13 @@ extension Set: _ArchiveSetEncodableMarker where Element: Encodable {
         in session: ArchiveEncodingSession,
         at node: CodingPathNode
     ) throws
-        -> [PropertyListValue]
+        -> [ArchiveEncodingTable.Value]
     {
-        var elements: [PropertyListValue] = []
+        var elements: [ArchiveEncodingTable.Value] = []
         elements.reserveCapacity(self.count)
         for element in self {
             let key = ArchiveEncodingKey(index: elements.count)
-            elements.append(.uid(try session.encode(element, parent: node, key: key)))
+            elements.append(.uid(try session.encode(element, parent: ArchiveEncodingParent(node), key: key).rawValue))
         }
         return elements
     }
@@ -55,15 +130,15 @@ extension Dictionary: _ArchiveDictionaryEncodableMarker where Key: Encodable, Va
         in session: ArchiveEncodingSession,
         at node: CodingPathNode
     ) throws
-        -> (keys: [PropertyListValue], values: [PropertyListValue])
+        -> (keys: [ArchiveEncodingTable.Value], values: [ArchiveEncodingTable.Value])
     {
-        var keys: [PropertyListValue] = []
+        var keys: [ArchiveEncodingTable.Value] = []
         keys.reserveCapacity(self.count)
         for key in self.keys {
             let codingKey = ArchiveEncodingKey(index: keys.count)
-            keys.append(.uid(try session.encode(key, parent: node, key: codingKey)))
+            keys.append(.uid(try session.encode(key, parent: ArchiveEncodingParent(node), key: codingKey).rawValue))
         }
-        var values: [PropertyListValue] = []
+        var values: [ArchiveEncodingTable.Value] = []
         values.reserveCapacity(self.count)
         for (key, value) in self {
             let codingKey: ArchiveEncodingKey
@@ -74,7 +149,7 @@ extension Dictionary: _ArchiveDictionaryEncodableMarker where Key: Encodable, Va
             } else {
                 codingKey = ArchiveEncodingKey(index: values.count)
             }
-            values.append(.uid(try session.encode(value, parent: node, key: codingKey)))
+            values.append(.uid(try session.encode(value, parent: ArchiveEncodingParent(node), key: codingKey).rawValue))
         }
         return (keys, values)
     }

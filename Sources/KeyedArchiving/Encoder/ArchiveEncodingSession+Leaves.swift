@@ -17,30 +17,37 @@ import Foundation
 #endif
 
 extension ArchiveEncodingSession {
+    /// A value stored as a plain leaf object: a string, data, or a number or Boolean.
+    enum Leaf {
+        case string(String)
+        case data(Data)
+        case scalar(ArchiveEncodingTable.Value)
+    }
+
     /// The property list value of a scalar (`Bool`, any integer, `Float`, `Double`), or `nil` for
     /// any other type. Scalars are stored inline in an object's own dictionary.
     ///
     /// An `Int128` or `UInt128` outside `Int64.min...UInt64.max` is not a scalar here; its
     /// `encode(to:)` reaches a container that throws with the coding path.
     @inline(__always)
-    static func scalarValue<T>(_ value: T) -> PropertyListValue? {
-        if T.self == Int.self, let value = value as? Int { return .integer(PropertyListInteger(Int64(value))) }
+    static func scalarValue<T>(_ value: T) -> ArchiveEncodingTable.Value? {
+        if T.self == Int.self, let value = value as? Int { return .integer(Int64(value)) }
         if T.self == Double.self, let value = value as? Double { return .real(value) }
         if T.self == Bool.self, let value = value as? Bool { return .bool(value) }
         return Self.uncommonScalarValue(value)
     }
 
-    private static func uncommonScalarValue<T>(_ value: T) -> PropertyListValue? {
+    private static func uncommonScalarValue<T>(_ value: T) -> ArchiveEncodingTable.Value? {
         if T.self == Float.self, let value = value as? Float { return .float(value) }
-        if T.self == Int64.self, let value = value as? Int64 { return .integer(PropertyListInteger(value)) }
-        if T.self == Int32.self, let value = value as? Int32 { return .integer(PropertyListInteger(Int64(value))) }
-        if T.self == Int16.self, let value = value as? Int16 { return .integer(PropertyListInteger(Int64(value))) }
-        if T.self == Int8.self, let value = value as? Int8 { return .integer(PropertyListInteger(Int64(value))) }
-        if T.self == UInt.self, let value = value as? UInt { return .integer(PropertyListInteger(UInt64(value))) }
-        if T.self == UInt64.self, let value = value as? UInt64 { return .integer(PropertyListInteger(value)) }
-        if T.self == UInt32.self, let value = value as? UInt32 { return .integer(PropertyListInteger(UInt64(value))) }
-        if T.self == UInt16.self, let value = value as? UInt16 { return .integer(PropertyListInteger(UInt64(value))) }
-        if T.self == UInt8.self, let value = value as? UInt8 { return .integer(PropertyListInteger(UInt64(value))) }
+        if T.self == Int64.self, let value = value as? Int64 { return .integer(value) }
+        if T.self == Int32.self, let value = value as? Int32 { return .integer(Int64(value)) }
+        if T.self == Int16.self, let value = value as? Int16 { return .integer(Int64(value)) }
+        if T.self == Int8.self, let value = value as? Int8 { return .integer(Int64(value)) }
+        if T.self == UInt.self, let value = value as? UInt { return .integer(UInt64(value)) }
+        if T.self == UInt64.self, let value = value as? UInt64 { return .integer(value) }
+        if T.self == UInt32.self, let value = value as? UInt32 { return .integer(UInt64(value)) }
+        if T.self == UInt16.self, let value = value as? UInt16 { return .integer(UInt64(value)) }
+        if T.self == UInt8.self, let value = value as? UInt8 { return .integer(UInt64(value)) }
         if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
             if T.self == Int128.self, let value = value as? Int128, let integer = PropertyListInteger(exactly: value) {
                 return .integer(integer)
@@ -53,12 +60,11 @@ extension ArchiveEncodingSession {
         return nil
     }
 
-    /// The property list value of a value stored as a plain leaf object (string, scalar, data), or
-    /// `nil` for any other type.
+    /// The leaf a value is stored as (string, scalar, data), or `nil` for any other type.
     @inline(__always)
-    static func leafValue<T>(_ value: T) -> PropertyListValue? {
+    static func leafValue<T>(_ value: T) -> Leaf? {
         if T.self == String.self, let value = value as? String { return .string(value) }
-        if let scalar = Self.scalarValue(value) { return scalar }
+        if let scalar = Self.scalarValue(value) { return .scalar(scalar) }
         if T.self == Data.self, let value = value as? Data { return .data(value) }
         return nil
     }

@@ -39,16 +39,30 @@ internal final class ArchiveEncodingSession {
     private static let pendingInstance = UID(UInt64.max)
 
     /// `$objects` as built so far.
-    @exclusivity(unchecked) var table = ArchiveObjectTable()
+    @exclusivity(unchecked) var table = ArchiveEncodingTable()
+    /// The keys of objects' own dictionaries (escaped) and of `NSDictionary` objects, by coding-key string.
+    @exclusivity(unchecked) private var objectKeys = ArchiveEncodingKeyCache()
+    @exclusivity(unchecked) private var dictionaryKeys = ArchiveEncodingKeyCache()
     let options: Options
     /// ``Options/userInfo`` in the form `Encoder` exposes it.
     let userInfo: [CodingUserInfoKey: Any]
 
     @exclusivity(unchecked) private var typeInfos: [ObjectIdentifier: ArchiveEncodingTypeInfo] = [:]
+    /// A direct-mapped cache in front of ``typeInfos``, so the common lookups skip hashing.
+    @exclusivity(unchecked) private var recentTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
+    @exclusivity(unchecked) private var recentTypeInfos = [ArchiveEncodingTypeInfo?](
+        repeating: nil,
+        count: recentTypeCount
+    )
+    private static let recentTypeCount = 32
+    /// Types found not to be leaves, direct-mapped like ``recentTypes``, so their values skip ``leafValue(_:)``.
+    @exclusivity(unchecked) private var compositeTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
     /// The UID of every class instance met so far, by identity.
     @exclusivity(unchecked) private var instanceUIDs: [ObjectIdentifier: UID] = [:]
     /// Keeps every instance in ``instanceUIDs`` alive, so no identifier is reused during the session.
     @exclusivity(unchecked) private var retainedInstances: [AnyObject] = []
+    /// Complete encoders nothing else refers to, ready for reuse.
+    @exclusivity(unchecked) private var spareEncoders: [_ArchiveEncoder] = []
     /// Encoders still referenced after their value was complete; flushed again by ``finish(top:)``.
     @exclusivity(unchecked) private var escapedEncoders: [_ArchiveEncoder] = []
     /// The first misuse of the `Encoder` protocol, thrown when the value that caused it completes.
@@ -75,7 +89,7 @@ internal final class ArchiveEncodingSession {
     func encodeObject<T: Encodable>(_ value: T, codingPath: [any CodingKey] = []) throws -> UID {
         var parent = CodingPathNode.root
         for key in codingPath.dropLast() { parent = parent.appending(key) }
-        return try self.encode(value, parent: parent, key: codingPath.last)
+        return try self.encode(value, parent: ArchiveEncodingParent(parent), key: codingPath.last)
     }
 
     /// Completes the archive: flushes escaped encoders, then releases everything the session holds.
@@ -83,17 +97,36 @@ internal final class ArchiveEncodingSession {
     /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.
     func finish(top: [(key: String, uid: UID)]) throws -> KeyedArchive {
         defer { self.close() }
+        try self.flushEscapedEncoders()
+        return KeyedArchive(top: top, objects: self.table.propertyListObjects)
+    }
+
+    /// Completes the archive as ``finish(top:)`` does, and returns it as a binary property list:
+    /// the bytes `finish(top:).serialized(as: .binary)` returns, written without building the tree.
+    /// - Parameter top: The top-level keys and the UIDs returned by ``encodeObject(_:codingPath:)``.
+    /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.
+    func finishBinary(top: [(key: String, uid: UID)]) throws -> Data {
+        defer { self.close() }
+        try self.flushEscapedEncoders()
+        return self.table.binaryPropertyList(top: top)
+    }
+
+    private func flushEscapedEncoders() throws {
         for encoder in self.escapedEncoders { _ = encoder.flush() }
         if let misuse { throw misuse }
-        return KeyedArchive(top: top, objects: self.table.objects)
     }
 
     /// Releases the escaped encoders and retained instances, breaking their references to the session.
     func close() {
         self.escapedEncoders = []
+        self.spareEncoders = []
+        self.objectKeys = ArchiveEncodingKeyCache()
+        self.dictionaryKeys = ArchiveEncodingKeyCache()
         self.retainedInstances = []
         self.instanceUIDs = [:]
         self.typeInfos = [:]
+        self.recentTypes = [ObjectIdentifier?](repeating: nil, count: Self.recentTypeCount)
+        self.recentTypeInfos = [ArchiveEncodingTypeInfo?](repeating: nil, count: Self.recentTypeCount)
     }
 
     // MARK: - Objects
@@ -103,13 +136,38 @@ internal final class ArchiveEncodingSession {
     /// Strings, numbers and data are interned leaves; `Date`, `UUID` and `URL` become `NSDate`,
     /// `NSUUID` and `NSURL`; sets and dictionaries become `NSSet` and `NSDictionary`; class instances
     /// are stored once; anything else is encoded through `encode(to:)`.
-    func encode<T: Encodable>(_ value: T, parent: CodingPathNode, key: (any CodingKey)?) throws -> UID {
-        if let leaf = Self.leafValue(value) { return self.table.leaf(leaf) }
+    func encode<T: Encodable>(_ value: T, parent: ArchiveEncodingParent, key: (any CodingKey)?) throws -> UID {
+        if let leaf = self.leaf(of: value) { return self.table.leaf(leaf) }
         return try self.encodeComposite(value, parent: parent, key: key)
     }
 
+    /// The leaf a value is stored as, as ``leafValue(_:)`` finds it, but skipping the type checks
+    /// for types already found not to be leaves.
+    @inline(__always)
+    func leaf<T>(of value: T) -> Leaf? {
+        let identifier = ObjectIdentifier(T.self)
+        let slot = Self.typeSlot(identifier)
+        if self.compositeTypes[slot] == identifier { return nil }
+        if let leaf = Self.leafValue(value) { return leaf }
+        self.rememberComposite(T.self, slot: slot)
+        return nil
+    }
+
+    @inline(never)
+    private func rememberComposite<T>(_ type: T.Type, slot: Int) {
+        // Whether a 128-bit integer is a leaf depends on its value, not only on its type.
+        if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
+            if T.self == Int128.self || T.self == UInt128.self { return }
+        }
+        self.compositeTypes[slot] = ObjectIdentifier(T.self)
+    }
+
     /// Encodes a value that is not a leaf (see ``leafValue(_:)``) as an object and returns its UID.
-    func encodeComposite<T: Encodable>(_ value: T, parent: CodingPathNode, key: (any CodingKey)?) throws -> UID {
+    func encodeComposite<T: Encodable>(
+        _ value: T,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID {
         if T.self == Date.self, let date = value as? Date { return self.table.addDate(date) }
         if T.self == UUID.self, let uuid = value as? UUID { return self.table.addUUID(uuid) }
         if T.self == URL.self, let url = value as? URL { return self.table.addURL(url) }
@@ -120,6 +178,16 @@ internal final class ArchiveEncodingSession {
             break
         case .instance:
             return try self.encodeInstance(value, info: info, parent: parent, key: key)
+        case .array:
+            // The type's own conformance, found once per type: a cast to `Self` is cheaper than to the protocol.
+            if let marker = info.arrayMarker,
+                let uid = try marker.encodeArchiveArray(value, in: self, parent: parent, key: key)
+            {
+                return uid
+            }
+            if let array = value as? any _ArchiveArrayEncodableMarker {
+                return try self.encodeArray(array, parent: parent, key: key)
+            }
         case .set:
             if let set = value as? any _ArchiveSetEncodableMarker {
                 return try self.encodeSet(set, at: parent.appending(key))
@@ -129,7 +197,7 @@ internal final class ArchiveEncodingSession {
                 return try self.encodeDictionary(dictionary, at: parent.appending(key))
             }
         }
-        var encoder = _ArchiveEncoder(session: self, parentNode: parent, key: key, typeInfo: info)
+        var encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
         try value.encode(to: encoder)
         return try self.complete(&encoder)
     }
@@ -138,7 +206,7 @@ internal final class ArchiveEncodingSession {
     private func encodeInstance<T: Encodable>(
         _ value: T,
         info: ArchiveEncodingTypeInfo,
-        parent: CodingPathNode,
+        parent: ArchiveEncodingParent,
         key: (any CodingKey)?
     ) throws -> UID {
         let object = value as AnyObject
@@ -155,7 +223,7 @@ internal final class ArchiveEncodingSession {
         }
         self.instanceUIDs[identifier] = Self.pendingInstance
         self.retainedInstances.append(object)
-        var encoder = _ArchiveEncoder(session: self, parentNode: parent, key: key, typeInfo: info)
+        var encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
         encoder.instance = identifier
         try value.encode(to: encoder)
         let uid = try self.complete(&encoder)
@@ -170,10 +238,30 @@ internal final class ArchiveEncodingSession {
             throw misuse
         }
         let childEscaped = encoder.flush()
+        let uid = encoder.resultUID
         if childEscaped || !isKnownUniquelyReferenced(&encoder) {
+            // It may be asked for its path later, when its parent encoder may be gone or reused.
+            encoder.releaseParentEncoder(keepingPath: true)
             self.escapedEncoders.append(encoder)
+        } else {
+            // Nothing else refers to it: its next value can reuse it and its buffers.
+            encoder.releaseParentEncoder(keepingPath: false)
+            self.spareEncoders.append(encoder)
         }
-        return encoder.resultUID
+        return uid
+    }
+
+    /// An encoder for a value, reused from a complete one when possible.
+    private func makeEncoder(
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?,
+        typeInfo: ArchiveEncodingTypeInfo
+    ) -> _ArchiveEncoder {
+        if let encoder = self.spareEncoders.popLast() {
+            encoder.reuse(parent: parent, key: key, typeInfo: typeInfo)
+            return encoder
+        }
+        return _ArchiveEncoder(session: self, parent: parent, key: key, typeInfo: typeInfo)
     }
 
     /// Registers a class instance under the UID reserved for its object.
@@ -181,10 +269,25 @@ internal final class ArchiveEncodingSession {
         self.instanceUIDs[instance] = uid
     }
 
+    /// Encodes an array as `Array.encode(to:)` does through an unkeyed container, without the
+    /// encoder: the `NSArray`'s UID first, then its elements, then the `NSArray` class on first use.
+    func encodeArray(
+        _ array: some _ArchiveArrayEncodableMarker,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID {
+        let uid = self.table.reserve()
+        let elements = try array.encodeArchiveElements(in: self, parent: parent, key: key)
+        let values = self.table.builder.array(elements)
+        self.fillObject(uid, of: self.arrayInfo, .nsObjects, values)
+        return uid
+    }
+
     private func encodeSet(_ set: any _ArchiveSetEncodableMarker, at node: CodingPathNode) throws -> UID {
         let uid = self.table.reserve()
         let elements = try set.encodeArchiveElements(in: self, at: node)
-        self.fillObject(uid, of: self.setInfo, "NS.objects", .array(elements))
+        let array = self.table.builder.array(elements)
+        self.fillObject(uid, of: self.setInfo, .nsObjects, array)
         return uid
     }
 
@@ -194,35 +297,52 @@ internal final class ArchiveEncodingSession {
     ) throws -> UID {
         let uid = self.table.reserve()
         let (keys, values) = try dictionary.encodeArchiveEntries(in: self, at: node)
-        self.fillObject(uid, of: self.dictionaryInfo, "NS.keys", .array(keys), "NS.objects", .array(values))
+        let keyArray = self.table.builder.array(keys)
+        let valueArray = self.table.builder.array(values)
+        self.fillObject(uid, of: self.dictionaryInfo, .nsKeys, keyArray, .nsObjects, valueArray)
         return uid
     }
 
     /// Stores an object of one of Foundation's classes under a reserved UID: `$class` first, then
     /// the entries. The class dictionary is appended now if this is its first use.
-    func fillObject(_ uid: UID, of info: ArchiveEncodingTypeInfo, _ key: String, _ value: PropertyListValue) {
-        var object = PropertyListDictionary()
-        object.reserveCapacity(2)
-        object.updateValue(.uid(self.classUID(for: info)), forKey: "$class")
-        object.updateValue(value, forKey: key)
-        self.table.fill(uid, with: .dictionary(object))
-    }
-
-    /// Stores an object of one of Foundation's classes with two entries under a reserved UID.
     func fillObject(
         _ uid: UID,
         of info: ArchiveEncodingTypeInfo,
-        _ key1: String,
-        _ value1: PropertyListValue,
-        _ key2: String,
-        _ value2: PropertyListValue
+        _ key1: ArchiveEncodingTable.FixedKey,
+        _ value1: ArchiveEncodingTable.Value,
+        _ key2: ArchiveEncodingTable.FixedKey? = nil,
+        _ value2: ArchiveEncodingTable.Value? = nil
     ) {
-        var object = PropertyListDictionary()
-        object.reserveCapacity(3)
-        object.updateValue(.uid(self.classUID(for: info)), forKey: "$class")
-        object.updateValue(value1, forKey: key1)
-        object.updateValue(value2, forKey: key2)
-        self.table.fill(uid, with: .dictionary(object))
+        let classUID = self.classUID(for: info)
+        let key1 = self.table.key(key1)
+        let key2 = key2.map { self.table.key($0) }
+        self.table.fill(uid, classUID: classUID, key1, value1, key2, value2)
+    }
+
+    // MARK: - Keys
+
+    /// The key under which a coding key's string is stored: escaped in an object's own
+    /// dictionary, as is in an `NSDictionary`.
+    @inline(__always)
+    func storageKey(_ string: String, inDictionary: Bool) -> ArchiveEncodingTable.Key {
+        if inDictionary {
+            if let key = self.dictionaryKeys.key(for: string) { return key }
+        } else {
+            if let key = self.objectKeys.key(for: string) { return key }
+        }
+        return self.makeStorageKey(string, inDictionary: inDictionary)
+    }
+
+    @inline(never)
+    private func makeStorageKey(_ string: String, inDictionary: Bool) -> ArchiveEncodingTable.Key {
+        if inDictionary {
+            let key = self.table.key(string)
+            self.dictionaryKeys.insert(key, for: string)
+            return key
+        }
+        let key = self.table.key(KeyedArchive.escapedKey(string))
+        self.objectKeys.insert(key, for: string)
+        return key
     }
 
     // MARK: - Classes
@@ -237,8 +357,19 @@ internal final class ArchiveEncodingSession {
 
     private func typeInfo<T: Encodable>(of value: T) -> ArchiveEncodingTypeInfo {
         let type: Any.Type = Swift.type(of: value)
-        if let info = self.typeInfos[ObjectIdentifier(type)] { return info }
-        return self.makeTypeInfo(of: value, type: type)
+        let identifier = ObjectIdentifier(type)
+        let slot = Self.typeSlot(identifier)
+        if self.recentTypes[slot] == identifier, let info = self.recentTypeInfos[slot] { return info }
+        let info = self.typeInfos[identifier] ?? self.makeTypeInfo(of: value, type: type)
+        self.recentTypes[slot] = identifier
+        self.recentTypeInfos[slot] = info
+        return info
+    }
+
+    @inline(__always)
+    private static func typeSlot(_ identifier: ObjectIdentifier) -> Int {
+        let bits = UInt(bitPattern: identifier) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: bits >> 58) & (Self.recentTypeCount - 1)
     }
 
     @inline(never)
@@ -246,6 +377,8 @@ internal final class ArchiveEncodingSession {
         let kind: ArchiveEncodingTypeInfo.Kind
         if value is any _ArchiveSetEncodableMarker {
             kind = .set
+        } else if value is any _ArchiveArrayEncodableMarker {
+            kind = .array
         } else if value is any _ArchiveDictionaryEncodableMarker {
             kind = .dictionary
         } else if type is AnyClass {
@@ -273,6 +406,7 @@ internal final class ArchiveEncodingSession {
             archivedClass = ArchivedClass(name: name, classes: chain)
         }
         let info = ArchiveEncodingTypeInfo(kind: kind, archivedClass: archivedClass)
+        info.arrayMarker = type as? any _ArchiveArrayEncodableMarker.Type
         self.typeInfos[ObjectIdentifier(type)] = info
         return info
     }

@@ -22,6 +22,8 @@ internal final class ArchiveEncodingTypeInfo {
         case value
         /// Through `encode(to:)`, as a class instance: every reference to one instance shares its UID.
         case instance
+        /// As `NSArray`, element by element, as `Array.encode(to:)` would through an unkeyed container.
+        case array
         /// As `NSSet`.
         case set
         /// As `NSDictionary`.
@@ -36,6 +38,8 @@ internal final class ArchiveEncodingTypeInfo {
     /// `NSKeyedArchiver` appends a class dictionary after the contents of the first object that
     /// uses it, so this stays `nil` until that object is complete.
     @exclusivity(unchecked) var classUID: UID?
+    /// The type as an array that ``ArchiveEncodingSession`` encodes without an encoder, if it is one.
+    var arrayMarker: (any _ArchiveArrayEncodableMarker.Type)?
     /// The number of entries the last object of this type had, to size the next one.
     @exclusivity(unchecked) var entryCountHint: Int = 0
 

@@ -73,7 +73,14 @@ public struct KeyedArchiveEncoder: Sendable {
     ///   (such as an `Int128` beyond the range of property list integers), or whatever a value's
     ///   `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        try self.encodeArchive(value).serialized(as: self.outputFormat)
+        guard self.outputFormat == .binary else {
+            return try self.encodeArchive(value).serialized(as: self.outputFormat)
+        }
+        // Binary output is written straight from the session's object table, without the tree.
+        let session = ArchiveEncodingSession(options: self.options)
+        defer { session.close() }
+        let uid = try session.encodeObject(value)
+        return try session.finishBinary(top: [(key: "root", uid: uid)])
     }
 
     /// Encodes a value as a keyed archive model, to inspect or extend before serializing.

@@ -42,52 +42,89 @@ internal final class _ArchiveEncoder: Encoder {
         /// Nowhere: the UID was known when the child was made.
         case none
         /// Under a key of the parent's dictionary.
-        case key(String)
+        case key(ArchiveEncodingTable.Key)
         /// At an index of the parent's elements.
         case index(Int)
     }
 
     let session: ArchiveEncodingSession
     /// The coding path of the position holding this encoder's value, without the last key.
-    let parentNode: CodingPathNode
+    @exclusivity(unchecked) private(set) var parent: ArchiveEncodingParent
     /// The last key of this encoder's coding path, if any.
-    let key: (any CodingKey)?
+    @exclusivity(unchecked) private(set) var key: (any CodingKey)?
     @exclusivity(unchecked) private var node: CodingPathNode?
     /// The class a keyed container archives under.
-    let typeInfo: ArchiveEncodingTypeInfo
+    @exclusivity(unchecked) private(set) var typeInfo: ArchiveEncodingTypeInfo
     /// Whether a keyed container here builds an `NSDictionary` (`NS.keys`, `NS.objects`, every value
     /// an object) rather than an object of the value's own class (scalars inline, keys escaped).
-    let isDictionary: Bool
+    @exclusivity(unchecked) private(set) var isDictionary: Bool
     /// The class instance being encoded, registered under the UID once it is reserved.
     @exclusivity(unchecked) var instance: ObjectIdentifier?
 
     @exclusivity(unchecked) private(set) var state: State = .undecided
     /// The reserved UID (keyed, unkeyed) or the stored value's UID (single value).
     @exclusivity(unchecked) private(set) var resultUID: UID = 0
-    /// The object's entries, `$class` first (keyed).
-    @exclusivity(unchecked) var dictionary = PropertyListDictionary()
+    /// One entry of a keyed object: its key and its value (a UID, or a scalar stored inline).
+    struct Entry {
+        var key: ArchiveEncodingTable.Key
+        var value: ArchiveEncodingTable.Value
+    }
+
+    /// The object's entries, `$class` first (keyed). A key keeps its first position and its last value.
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
+    /// The position of each entry by canonical key, kept once there are more than ``linearLimit``.
+    @exclusivity(unchecked) private var entryPositions: [UInt32: Int]?
     /// The elements' UIDs (unkeyed).
-    @exclusivity(unchecked) var elements: [PropertyListValue] = []
+    @exclusivity(unchecked) var elements: [ArchiveEncodingTable.Value] = []
+
+    /// Entries are found by a linear search up to this many.
+    private static var linearLimit: Int { 16 }
     /// Nested containers and referencing encoders, flushed with this encoder.
     @exclusivity(unchecked) private var children: [(encoder: _ArchiveEncoder, slot: Slot)]?
 
     init(
         session: ArchiveEncodingSession,
-        parentNode: CodingPathNode,
+        parent: ArchiveEncodingParent,
         key: (any CodingKey)?,
         typeInfo: ArchiveEncodingTypeInfo
     ) {
         self.session = session
-        self.parentNode = parentNode
+        self.parent = parent
         self.key = key
         self.typeInfo = typeInfo
         self.isDictionary = typeInfo === session.dictionaryInfo
     }
 
+    /// Makes a complete encoder that nothing else refers to ready to encode another value, keeping
+    /// the capacity of its buffers.
+    func reuse(parent: ArchiveEncodingParent, key: (any CodingKey)?, typeInfo: ArchiveEncodingTypeInfo) {
+        self.parent = parent
+        self.key = key
+        if self.node != nil { self.node = nil }
+        if self.typeInfo !== typeInfo {
+            self.typeInfo = typeInfo
+            self.isDictionary = typeInfo === self.session.dictionaryInfo
+        }
+        self.instance = nil
+        self.state = .undecided
+        self.resultUID = 0
+        if !self.entries.isEmpty { self.entries.removeAll(keepingCapacity: true) }
+        if self.entryPositions != nil { self.entryPositions = nil }
+        if !self.elements.isEmpty { self.elements.removeAll(keepingCapacity: true) }
+        if self.children != nil { self.children = nil }
+    }
+
+    /// Stops referring to the parent encoder once this encoder's value is complete: keeps its path
+    /// as a node if this encoder may still be asked for it, else forgets it.
+    func releaseParentEncoder(keepingPath: Bool) {
+        guard self.parent.encoder != nil else { return }
+        self.parent = ArchiveEncodingParent(keepingPath ? self.parent.path : .root)
+    }
+
     /// This encoder's coding path, made on first use.
     var codingPathNode: CodingPathNode {
         if let node { return node }
-        let node = self.parentNode.appending(self.key)
+        let node = self.parent.appending(self.key)
         self.node = node
         return node
     }
@@ -144,15 +181,43 @@ internal final class _ArchiveEncoder: Encoder {
     func beginKeyed() {
         self.state = .keyed
         self.reserve()
-        self.dictionary.reserveCapacity(self.typeInfo.entryCountHint)
-        if !self.isDictionary { self.dictionary.updateValue(.uid(0), forKey: "$class") }
+        self.entries.reserveCapacity(self.typeInfo.entryCountHint)
+        if !self.isDictionary { self.entries.append(Entry(key: self.session.table.key(.class), value: .uid(0))) }
     }
 
     /// The key under which a keyed container's `key` is stored: escaped in an object's own
     /// dictionary, as is in an `NSDictionary`.
     @inline(__always)
-    func storageKey(_ key: String) -> String {
-        self.isDictionary ? key : KeyedArchive.escapedKey(key)
+    func storageKey(_ key: String) -> ArchiveEncodingTable.Key {
+        self.session.storageKey(key, inDictionary: self.isDictionary)
+    }
+
+    /// Sets the value of a key: in place if the key is there (under `==`), else appended.
+    @inline(__always)
+    func setEntry(_ value: ArchiveEncodingTable.Value, forKey key: ArchiveEncodingTable.Key) {
+        if let index = self.position(of: key) {
+            self.entries[index].value = value
+            return
+        }
+        self.entries.append(Entry(key: key, value: value))
+        if self.entryPositions != nil {
+            self.entryPositions?[key.canonical] = self.entries.count - 1
+        } else if self.entries.count > Self.linearLimit {
+            var positions: [UInt32: Int] = [:]
+            for (index, entry) in self.entries.enumerated() { positions[entry.key.canonical] = index }
+            self.entryPositions = positions
+        }
+    }
+
+    @inline(__always)
+    private func position(of key: ArchiveEncodingTable.Key) -> Int? {
+        if let entryPositions { return entryPositions[key.canonical] }
+        var index = 0
+        while index < self.entries.count {
+            if self.entries[index].key.canonical == key.canonical { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Starts an `NSArray`: reserves its UID.
@@ -176,7 +241,7 @@ internal final class _ArchiveEncoder: Encoder {
     private func detachedCopy() -> _ArchiveEncoder {
         let copy = _ArchiveEncoder(
             session: self.session,
-            parentNode: self.parentNode,
+            parent: ArchiveEncodingParent(self.parent.path),
             key: self.key,
             typeInfo: self.typeInfo
         )
@@ -191,7 +256,7 @@ internal final class _ArchiveEncoder: Encoder {
     func makeNestedKeyedChild(parentNode: CodingPathNode, key: any CodingKey) -> _ArchiveEncoder {
         let child = _ArchiveEncoder(
             session: self.session,
-            parentNode: parentNode,
+            parent: ArchiveEncodingParent(parentNode),
             key: key,
             typeInfo: self.session.dictionaryInfo
         )
@@ -208,7 +273,7 @@ internal final class _ArchiveEncoder: Encoder {
     func makeNestedUnkeyedChild(parentNode: CodingPathNode, key: any CodingKey) -> _ArchiveEncoder {
         let child = _ArchiveEncoder(
             session: self.session,
-            parentNode: parentNode,
+            parent: ArchiveEncodingParent(parentNode),
             key: key,
             typeInfo: self.session.arrayInfo
         )
@@ -226,7 +291,7 @@ internal final class _ArchiveEncoder: Encoder {
     func makeReferencingChild(parentNode: CodingPathNode, key: any CodingKey, slot: Slot) -> _ArchiveEncoder {
         let child = _ArchiveEncoder(
             session: self.session,
-            parentNode: parentNode,
+            parent: ArchiveEncodingParent(parentNode),
             key: key,
             typeInfo: self.session.dictionaryInfo
         )
@@ -263,9 +328,11 @@ internal final class _ArchiveEncoder: Encoder {
                 case .none:
                     break
                 case .key(let key):
-                    self.dictionary.updateValue(.uid(child.resultUID), forKey: key)
+                    self.setEntry(.uid(child.resultUID.rawValue), forKey: key)
                 case .index(let position):
-                    if self.elements.indices.contains(position) { self.elements[position] = .uid(child.resultUID) }
+                    if self.elements.indices.contains(position) {
+                        self.elements[position] = .uid(child.resultUID.rawValue)
+                    }
                 }
             }
             self.children = children
@@ -278,7 +345,8 @@ internal final class _ArchiveEncoder: Encoder {
         case .keyed:
             self.writeKeyed()
         case .unkeyed:
-            self.session.fillObject(self.resultUID, of: self.session.arrayInfo, "NS.objects", .array(self.elements))
+            let array = self.session.table.builder.array(self.elements)
+            self.session.fillObject(self.resultUID, of: self.session.arrayInfo, .nsObjects, array)
         case .single, .detached:
             break
         }
@@ -286,27 +354,23 @@ internal final class _ArchiveEncoder: Encoder {
     }
 
     private func writeKeyed() {
-        self.typeInfo.entryCountHint = self.dictionary.count
+        self.typeInfo.entryCountHint = self.entries.count
         guard self.isDictionary else {
-            self.dictionary.updateValue(.uid(self.session.classUID(for: self.typeInfo)), forKey: "$class")
-            self.session.table.fill(self.resultUID, with: .dictionary(self.dictionary))
+            let classUID = self.session.classUID(for: self.typeInfo)
+            if !self.entries.isEmpty { self.entries[0].value = .uid(classUID.rawValue) }
+            self.session.table.fill(self.resultUID, entries: self.entries)
             return
         }
-        var keys: [PropertyListValue] = []
-        var values: [PropertyListValue] = []
-        keys.reserveCapacity(self.dictionary.count)
-        values.reserveCapacity(self.dictionary.count)
-        for (key, value) in self.dictionary {
-            keys.append(.uid(self.session.table.leaf(.string(key))))
-            values.append(value)
+        var keys: [ArchiveEncodingTable.Value] = []
+        var values: [ArchiveEncodingTable.Value] = []
+        keys.reserveCapacity(self.entries.count)
+        values.reserveCapacity(self.entries.count)
+        for entry in self.entries {
+            keys.append(.uid(self.session.table.leaf(stringID: entry.key.id).rawValue))
+            values.append(entry.value)
         }
-        self.session.fillObject(
-            self.resultUID,
-            of: self.typeInfo,
-            "NS.keys",
-            .array(keys),
-            "NS.objects",
-            .array(values)
-        )
+        let keyArray = self.session.table.builder.array(keys)
+        let valueArray = self.session.table.builder.array(values)
+        self.session.fillObject(self.resultUID, of: self.typeInfo, .nsKeys, keyArray, .nsObjects, valueArray)
     }
 }

@@ -34,28 +34,28 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
 
     /// Stores a UID, or a value the caller knows may be inline.
     @inline(__always)
-    private func store(_ value: PropertyListValue, forKey key: Key) {
-        self.owner.dictionary.updateValue(value, forKey: self.owner.storageKey(key.stringValue))
+    private func store(_ value: ArchiveEncodingTable.Value, forKey key: Key) {
+        self.owner.setEntry(value, forKey: self.owner.storageKey(key.stringValue))
     }
 
-    /// Stores a string or data as a shared leaf object.
+    /// Stores a UID.
     @inline(__always)
-    private func storeLeaf(_ value: PropertyListValue, forKey key: Key) {
-        self.store(.uid(self.owner.session.table.leaf(value)), forKey: key)
+    private func store(_ uid: UID, forKey key: Key) {
+        self.store(.uid(uid.rawValue), forKey: key)
     }
 
     /// Stores a scalar inline, or as a shared leaf object in an `NSDictionary`.
     @inline(__always)
-    private func storeScalar(_ value: PropertyListValue, forKey key: Key) {
+    private func storeScalar(_ value: ArchiveEncodingTable.Value, forKey key: Key) {
         if self.owner.isDictionary {
-            self.storeLeaf(value, forKey: key)
+            self.store(self.owner.session.table.leaf(scalar: value), forKey: key)
         } else {
             self.store(value, forKey: key)
         }
     }
 
     @inline(never)
-    private func integer(_ value: some BinaryInteger, forKey key: Key) throws -> PropertyListValue {
+    private func integer(_ value: some BinaryInteger, forKey key: Key) throws -> ArchiveEncodingTable.Value {
         guard let integer = PropertyListInteger(exactly: value) else {
             throw ArchiveEncodingSession.invalidValue(
                 value,
@@ -69,7 +69,7 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
     // MARK: - Values
 
     mutating func encodeNil(forKey key: Key) throws {
-        self.store(.uid(0), forKey: key)
+        self.store(UID(0), forKey: key)
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
@@ -77,7 +77,7 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        self.storeLeaf(.string(value), forKey: key)
+        self.store(self.owner.session.table.leaf(value), forKey: key)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
@@ -89,43 +89,43 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(Int64(value))), forKey: key)
+        self.storeScalar(.integer(Int64(value)), forKey: key)
     }
 
     mutating func encode(_ value: Int8, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(Int64(value))), forKey: key)
+        self.storeScalar(.integer(Int64(value)), forKey: key)
     }
 
     mutating func encode(_ value: Int16, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(Int64(value))), forKey: key)
+        self.storeScalar(.integer(Int64(value)), forKey: key)
     }
 
     mutating func encode(_ value: Int32, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(Int64(value))), forKey: key)
+        self.storeScalar(.integer(Int64(value)), forKey: key)
     }
 
     mutating func encode(_ value: Int64, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(value)), forKey: key)
+        self.storeScalar(.integer(value), forKey: key)
     }
 
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(UInt64(value))), forKey: key)
+        self.storeScalar(.integer(UInt64(value)), forKey: key)
     }
 
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(UInt64(value))), forKey: key)
+        self.storeScalar(.integer(UInt64(value)), forKey: key)
     }
 
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(UInt64(value))), forKey: key)
+        self.storeScalar(.integer(UInt64(value)), forKey: key)
     }
 
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(UInt64(value))), forKey: key)
+        self.storeScalar(.integer(UInt64(value)), forKey: key)
     }
 
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        self.storeScalar(.integer(PropertyListInteger(value)), forKey: key)
+        self.storeScalar(.integer(value), forKey: key)
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -139,87 +139,90 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if let leaf = ArchiveEncodingSession.leafValue(value) {
+        if let leaf = self.owner.session.leaf(of: value) {
             switch leaf {
-            case .string, .data: self.storeLeaf(leaf, forKey: key)
-            default: self.storeScalar(leaf, forKey: key)
+            case .string(let string): self.store(self.owner.session.table.leaf(string), forKey: key)
+            case .data(let data): self.store(self.owner.session.table.leaf(data), forKey: key)
+            case .scalar(let scalar): self.storeScalar(scalar, forKey: key)
             }
             return
         }
-        let uid = try self.owner.session.encodeComposite(value, parent: self.pathNode, key: key)
-        self.store(.uid(uid), forKey: key)
+        // The owner stands for its own path, which is made only if asked for.
+        let parent = self.node.map(ArchiveEncodingParent.init) ?? ArchiveEncodingParent(encoder: self.owner)
+        let uid = try self.owner.session.encodeComposite(value, parent: parent, key: key)
+        self.store(uid, forKey: key)
     }
 
     // MARK: - Optionals, stored as $null when nil
 
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encodeIfPresent(_ value: Int128?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try self.encode(value, forKey: key) } else { self.store(.uid(0), forKey: key) }
+        if let value { try self.encode(value, forKey: key) } else { self.store(UID(0), forKey: key) }
     }
 
     // MARK: - Nesting
@@ -229,13 +232,13 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let child = self.owner.makeNestedKeyedChild(parentNode: self.pathNode, key: key)
-        self.store(.uid(child.resultUID), forKey: key)
+        self.store(child.resultUID, forKey: key)
         return KeyedEncodingContainer(_ArchiveKeyedEncodingContainer<NestedKey>(owner: child, node: nil))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = self.owner.makeNestedUnkeyedChild(parentNode: self.pathNode, key: key)
-        self.store(.uid(child.resultUID), forKey: key)
+        self.store(child.resultUID, forKey: key)
         return _ArchiveUnkeyedEncodingContainer(owner: child)
     }
 
@@ -248,7 +251,7 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let storageKey = self.owner.storageKey(key.stringValue)
         let child = self.owner.makeReferencingChild(parentNode: self.pathNode, key: key, slot: .key(storageKey))
-        self.owner.dictionary.updateValue(.uid(0), forKey: storageKey)
+        self.owner.setEntry(.uid(0), forKey: storageKey)
         return child
     }
 }

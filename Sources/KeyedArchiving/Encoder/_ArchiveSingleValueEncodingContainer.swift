@@ -22,12 +22,12 @@ internal struct _ArchiveSingleValueEncodingContainer: SingleValueEncodingContain
     var codingPath: [any CodingKey] { self.owner.codingPath }
 
     @inline(__always)
-    private func storeLeaf(_ value: PropertyListValue) {
-        self.owner.setSingleValue(self.owner.session.table.leaf(value))
+    private func storeLeaf(_ value: ArchiveEncodingTable.Value) {
+        self.owner.setSingleValue(self.owner.session.table.leaf(scalar: value))
     }
 
     @inline(never)
-    private func integer(_ value: some BinaryInteger) throws -> PropertyListValue {
+    private func integer(_ value: some BinaryInteger) throws -> ArchiveEncodingTable.Value {
         guard let integer = PropertyListInteger(exactly: value) else {
             throw ArchiveEncodingSession.invalidValue(
                 value,
@@ -47,7 +47,7 @@ internal struct _ArchiveSingleValueEncodingContainer: SingleValueEncodingContain
     }
 
     mutating func encode(_ value: String) throws {
-        self.storeLeaf(.string(value))
+        self.owner.setSingleValue(self.owner.session.table.leaf(value))
     }
 
     mutating func encode(_ value: Double) throws {
@@ -59,43 +59,43 @@ internal struct _ArchiveSingleValueEncodingContainer: SingleValueEncodingContain
     }
 
     mutating func encode(_ value: Int) throws {
-        self.storeLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.storeLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int8) throws {
-        self.storeLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.storeLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int16) throws {
-        self.storeLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.storeLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int32) throws {
-        self.storeLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.storeLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int64) throws {
-        self.storeLeaf(.integer(PropertyListInteger(value)))
+        self.storeLeaf(.integer(value))
     }
 
     mutating func encode(_ value: UInt) throws {
-        self.storeLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.storeLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt8) throws {
-        self.storeLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.storeLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt16) throws {
-        self.storeLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.storeLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt32) throws {
-        self.storeLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.storeLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt64) throws {
-        self.storeLeaf(.integer(PropertyListInteger(value)))
+        self.storeLeaf(.integer(value))
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -109,7 +109,7 @@ internal struct _ArchiveSingleValueEncodingContainer: SingleValueEncodingContain
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let uid = try self.owner.session.encode(value, parent: self.owner.parentNode, key: self.owner.key)
+        let uid = try self.owner.session.encode(value, parent: self.owner.parent, key: self.owner.key)
         self.owner.setSingleValue(uid)
     }
 }

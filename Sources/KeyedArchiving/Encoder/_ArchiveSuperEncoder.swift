@@ -52,13 +52,13 @@ internal final class _ArchiveSuperEncoder: Encoder {
 
     private func separateEncoder() -> _ArchiveEncoder {
         if let separate { return separate }
-        let key = ArchiveCodingKey.super.stringValue
+        let key = self.target.session.table.key(ArchiveCodingKey.super.stringValue)
         let encoder = self.target.makeReferencingChild(
             parentNode: self.containerNode,
             key: ArchiveCodingKey.super,
             slot: .key(key)
         )
-        self.target.dictionary.updateValue(.uid(0), forKey: key)
+        self.target.setEntry(.uid(0), forKey: key)
         self.separate = encoder
         return encoder
     }

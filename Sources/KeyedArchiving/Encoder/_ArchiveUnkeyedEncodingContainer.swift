@@ -24,12 +24,17 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     var count: Int { self.owner.elements.count }
 
     @inline(__always)
-    private func appendLeaf(_ value: PropertyListValue) {
-        self.owner.elements.append(.uid(self.owner.session.table.leaf(value)))
+    private func appendLeaf(_ value: ArchiveEncodingTable.Value) {
+        self.append(self.owner.session.table.leaf(scalar: value))
+    }
+
+    @inline(__always)
+    private func append(_ uid: UID) {
+        self.owner.elements.append(.uid(uid.rawValue))
     }
 
     @inline(never)
-    private func integer(_ value: some BinaryInteger) throws -> PropertyListValue {
+    private func integer(_ value: some BinaryInteger) throws -> ArchiveEncodingTable.Value {
         guard let integer = PropertyListInteger(exactly: value) else {
             throw ArchiveEncodingSession.invalidValue(
                 value,
@@ -41,7 +46,7 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encodeNil() throws {
-        self.owner.elements.append(.uid(0))
+        self.append(UID(0))
     }
 
     mutating func encode(_ value: Bool) throws {
@@ -49,7 +54,7 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encode(_ value: String) throws {
-        self.appendLeaf(.string(value))
+        self.append(self.owner.session.table.leaf(value))
     }
 
     mutating func encode(_ value: Double) throws {
@@ -61,43 +66,43 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encode(_ value: Int) throws {
-        self.appendLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.appendLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int8) throws {
-        self.appendLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.appendLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int16) throws {
-        self.appendLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.appendLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int32) throws {
-        self.appendLeaf(.integer(PropertyListInteger(Int64(value))))
+        self.appendLeaf(.integer(Int64(value)))
     }
 
     mutating func encode(_ value: Int64) throws {
-        self.appendLeaf(.integer(PropertyListInteger(value)))
+        self.appendLeaf(.integer(value))
     }
 
     mutating func encode(_ value: UInt) throws {
-        self.appendLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.appendLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt8) throws {
-        self.appendLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.appendLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt16) throws {
-        self.appendLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.appendLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt32) throws {
-        self.appendLeaf(.integer(PropertyListInteger(UInt64(value))))
+        self.appendLeaf(.integer(UInt64(value)))
     }
 
     mutating func encode(_ value: UInt64) throws {
-        self.appendLeaf(.integer(PropertyListInteger(value)))
+        self.appendLeaf(.integer(value))
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -111,13 +116,17 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        if let leaf = ArchiveEncodingSession.leafValue(value) {
-            self.appendLeaf(leaf)
+        if let leaf = self.owner.session.leaf(of: value) {
+            self.append(self.owner.session.table.leaf(leaf))
             return
         }
         let key = ArchiveEncodingKey(index: self.count)
-        let uid = try self.owner.session.encodeComposite(value, parent: self.owner.codingPathNode, key: key)
-        self.owner.elements.append(.uid(uid))
+        let uid = try self.owner.session.encodeComposite(
+            value,
+            parent: ArchiveEncodingParent(encoder: self.owner),
+            key: key
+        )
+        self.append(uid)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -125,14 +134,14 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     ) -> KeyedEncodingContainer<NestedKey> {
         let key = ArchiveEncodingKey(index: self.count)
         let child = self.owner.makeNestedKeyedChild(parentNode: self.owner.codingPathNode, key: key)
-        self.owner.elements.append(.uid(child.resultUID))
+        self.append(child.resultUID)
         return KeyedEncodingContainer(_ArchiveKeyedEncodingContainer<NestedKey>(owner: child, node: nil))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let key = ArchiveEncodingKey(index: self.count)
         let child = self.owner.makeNestedUnkeyedChild(parentNode: self.owner.codingPathNode, key: key)
-        self.owner.elements.append(.uid(child.resultUID))
+        self.append(child.resultUID)
         return _ArchiveUnkeyedEncodingContainer(owner: child)
     }
 
@@ -145,7 +154,7 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
             key: key,
             slot: .index(position)
         )
-        self.owner.elements.append(.uid(0))
+        self.append(UID(0))
         return child
     }
 }

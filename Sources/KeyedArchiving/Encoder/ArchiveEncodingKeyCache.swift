@@ -1,0 +1,57 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A direct-mapped cache from coding-key strings to their ``ArchiveEncodingTable/Key``, keyed by
+/// the string's raw 16 bytes.
+///
+/// A `CodingKey`'s `stringValue` is nearly always a literal (a small string holding its UTF-8
+/// inline, or a pointer to constant storage), so the same key gives the same raw bytes every time
+/// and a hit costs a compare rather than hashing the string. Each slot keeps its string alive, so
+/// equal raw bytes always mean the same storage, hence equal contents; a string built afresh on
+/// every call just misses. Where `String` is not 16 bytes (32-bit platforms) the cache is empty.
+internal struct ArchiveEncodingKeyCache {
+    private static let slotCount = 128
+    private var rawKeys = [(UInt64, UInt64)](repeating: (0, 0), count: ArchiveEncodingKeyCache.slotCount)
+    private var keys = [ArchiveEncodingTable.Key?](repeating: nil, count: ArchiveEncodingKeyCache.slotCount)
+    /// The strings the slots hold, kept alive so that their storage cannot be reused.
+    private var strings = [String](repeating: "", count: ArchiveEncodingKeyCache.slotCount)
+
+    init() {}
+
+    @inline(__always)
+    private static func rawBytes(of string: String) -> (UInt64, UInt64)? {
+        guard MemoryLayout<String>.size == 16 else { return nil }
+        return withUnsafeBytes(of: string) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+    }
+
+    @inline(__always)
+    private static func slot(_ key: (UInt64, UInt64)) -> Int {
+        let mixed = (key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 57) & (Self.slotCount - 1)
+    }
+
+    /// The key cached for `string`, or `nil`.
+    @inline(__always)
+    func key(for string: String) -> ArchiveEncodingTable.Key? {
+        guard let raw = Self.rawBytes(of: string) else { return nil }
+        let slot = Self.slot(raw)
+        guard self.rawKeys[slot] == raw else { return nil }
+        return self.keys[slot]
+    }
+
+    /// Caches `key` for `string`, replacing whatever shared its slot.
+    mutating func insert(_ key: ArchiveEncodingTable.Key, for string: String) {
+        guard let raw = Self.rawBytes(of: string) else { return }
+        let slot = Self.slot(raw)
+        self.rawKeys[slot] = raw
+        self.keys[slot] = key
+        self.strings[slot] = string
+    }
+}

@@ -1,0 +1,290 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `$objects` as the Codable encoder builds it: flat values in a ``BinaryPropertyListBuilder``,
+/// written to binary directly, or turned into a ``KeyedArchive`` on request.
+///
+/// Objects are numbered in `NSKeyedArchiver`'s order, as ``ArchiveObjectTable`` numbers them: an
+/// object's UID is reserved before its contents are encoded, and its class dictionary is appended
+/// after them on first use. Equal leaves (strings, numbers, data) are stored once, strings being
+/// equal as `String`s are.
+internal struct ArchiveEncodingTable {
+    typealias Value = BinaryPropertyListBuilder.Value
+
+    /// A key of an object dictionary: the id of its exact string, and the canonical id that tells
+    /// whether two keys are the same key.
+    struct Key: Equatable {
+        var id: UInt32
+        var canonical: UInt32
+    }
+
+    /// The builder holding the strings, data and container contents.
+    var builder = BinaryPropertyListBuilder()
+    /// Every object, by UID; 0 is `$null`.
+    private(set) var objects: [Value] = []
+    /// The UID of each string leaf, by canonical string id (0 = none yet).
+    private var stringLeaves: [UInt32] = []
+    /// The UID of each data leaf, by data id (0 = none yet).
+    private var dataLeaves: [UInt32] = []
+    /// The pool keys of recently stored string leaves, by the strings' raw bytes.
+    private var recentStrings = ArchiveEncodingKeyCache()
+    /// The UID of each number and Boolean leaf.
+    private var scalarLeaves = BinaryScalarTable()
+    private var classes: [ArchivedClass: UID] = [:]
+    /// The class UIDs of `NSDate`, `NSUUID` and `NSURL` once used, so their objects skip hashing.
+    private var foundationClassUIDs: [UID?] = [nil, nil, nil]
+    /// The ids of the keys the table writes itself, made on first use.
+    private var fixedKeys = [Key?](repeating: nil, count: FixedKey.allCases.count)
+
+    /// Keys written by the table and the encoder rather than by `encode(to:)`.
+    enum FixedKey: Int, CaseIterable {
+        case `class`, nsObjects, nsKeys, nsTime, nsUUIDBytes, nsBase, nsRelative, className, classes, classHints
+
+        var string: String {
+            switch self {
+            case .class: return "$class"
+            case .nsObjects: return "NS.objects"
+            case .nsKeys: return "NS.keys"
+            case .nsTime: return "NS.time"
+            case .nsUUIDBytes: return "NS.uuidbytes"
+            case .nsBase: return "NS.base"
+            case .nsRelative: return "NS.relative"
+            case .className: return "$classname"
+            case .classes: return "$classes"
+            case .classHints: return "$classhints"
+            }
+        }
+    }
+
+    init() {
+        self.objects.append(self.builder.string("$null"))
+    }
+
+    /// The number of objects, `$null` included.
+    var count: Int { self.objects.count }
+
+    /// The table's size: its objects, and the values in its containers.
+    var size: (objects: Int, items: Int) { (self.objects.count, self.builder.items.count) }
+
+    /// Makes room for `times` more values of the size of one just encoded, the growth from `before`.
+    /// Large estimates are capped, so an unusual first value cannot make the table reserve too much.
+    mutating func reserveCapacity(forRepeating growth: (objects: Int, items: Int), times: Int) {
+        let limit = 1 << 22
+        let objects = self.objects.count + min(growth.objects * times, limit)
+        let items = self.builder.items.count + min(growth.items * times, limit)
+        if objects > self.objects.capacity { self.objects.reserveCapacity(objects) }
+        if items > self.builder.items.capacity { self.builder.items.reserveCapacity(items) }
+    }
+
+    // MARK: - Keys
+
+    /// The key for a string, adding the string to the pool if needed.
+    mutating func key(_ string: String) -> Key {
+        let id = self.builder.strings.id(for: string)
+        return Key(id: id, canonical: self.builder.strings.canonicalIDs[Int(id)])
+    }
+
+    /// The key of one of the table's own entries.
+    mutating func key(_ fixed: FixedKey) -> Key {
+        if let key = self.fixedKeys[fixed.rawValue] { return key }
+        let key = self.key(fixed.string)
+        self.fixedKeys[fixed.rawValue] = key
+        return key
+    }
+
+    // MARK: - Objects
+
+    /// Reserves a UID for an object whose contents are about to be encoded.
+    mutating func reserve() -> UID {
+        let uid = UID(UInt64(self.objects.count))
+        self.objects.append(.uid(0))
+        return uid
+    }
+
+    /// Stores the object for a reserved UID.
+    mutating func fill(_ uid: UID, with object: Value) {
+        self.objects[Int(uid.rawValue)] = object
+    }
+
+    /// Stores a dictionary object for a reserved UID: `keys` and `values` in matching order.
+    mutating func fill(_ uid: UID, keys: [Key], values: [Value]) {
+        let start = self.builder.items.count
+        for key in keys { self.builder.items.append(.string(id: key.id)) }
+        self.builder.items.append(contentsOf: values)
+        let count = UInt32(truncatingIfNeeded: keys.count)
+        self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
+    }
+
+    /// Stores an object's own dictionary for a reserved UID, its entries in order.
+    mutating func fill(_ uid: UID, entries: [_ArchiveEncoder.Entry]) {
+        let start = self.builder.items.count
+        for entry in entries { self.builder.items.append(.string(id: entry.key.id)) }
+        for entry in entries { self.builder.items.append(entry.value) }
+        let count = UInt32(truncatingIfNeeded: entries.count)
+        self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
+    }
+
+    /// Stores `{$class, key: value[, key2: value2]}` for a reserved UID, without intermediate arrays
+    /// (these objects are on the encoder's hot path).
+    mutating func fill(
+        _ uid: UID,
+        classUID: UID,
+        _ key: Key,
+        _ value: Value,
+        _ key2: Key? = nil,
+        _ value2: Value? = nil
+    ) {
+        let classKey = self.key(.class)
+        let start = self.builder.items.count
+        self.builder.items.append(.string(id: classKey.id))
+        self.builder.items.append(.string(id: key.id))
+        if let key2 { self.builder.items.append(.string(id: key2.id)) }
+        self.builder.items.append(.uid(classUID.rawValue))
+        self.builder.items.append(value)
+        if key2 != nil { self.builder.items.append(value2 ?? .uid(0)) }
+        let count: UInt32 = key2 == nil ? 2 : 3
+        self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
+    }
+
+    // MARK: - Leaves
+
+    /// The UID of a string leaf, adding it on first use.
+    mutating func leaf(_ string: String) -> UID {
+        if let key = self.recentStrings.key(for: string) { return self.leaf(stringID: key.id) }
+        let key = self.key(string)
+        self.recentStrings.insert(key, for: string)
+        return self.leaf(stringID: key.id)
+    }
+
+    /// The UID of a string leaf from the pool, adding it on first use.
+    mutating func leaf(stringID id: UInt32) -> UID {
+        let canonical = Int(self.builder.strings.canonicalIDs[Int(id)])
+        if canonical < self.stringLeaves.count {
+            let existing = self.stringLeaves[canonical]
+            if existing != 0 { return UID(UInt64(existing)) }
+        } else {
+            let newCount = max(canonical + 1, 2 * self.stringLeaves.count, 64)
+            self.stringLeaves.append(contentsOf: repeatElement(0, count: newCount - self.stringLeaves.count))
+        }
+        let uid = self.objects.count
+        self.objects.append(.string(id: id))
+        self.stringLeaves[canonical] = UInt32(truncatingIfNeeded: uid)
+        return UID(UInt64(uid))
+    }
+
+    /// The UID of a number or Boolean leaf, adding it on first use.
+    mutating func leaf(scalar value: Value) -> UID {
+        if let existing = self.scalarLeaves.value(kind: value.kind.rawValue, bits: value.payload) {
+            return UID(UInt64(existing))
+        }
+        let uid = UInt32(truncatingIfNeeded: self.objects.count)
+        self.objects.append(value)
+        self.scalarLeaves.insert(uid, kind: value.kind.rawValue, bits: value.payload)
+        return UID(UInt64(uid))
+    }
+
+    /// The UID of a data leaf, adding it on first use.
+    mutating func leaf(_ data: Data) -> UID {
+        let id = Int(self.builder.dataID(for: data))
+        if id < self.dataLeaves.count {
+            if self.dataLeaves[id] != 0 { return UID(UInt64(self.dataLeaves[id])) }
+        } else {
+            self.dataLeaves.append(contentsOf: repeatElement(0, count: id + 1 - self.dataLeaves.count))
+        }
+        let uid = self.objects.count
+        self.objects.append(Value(kind: .data, payload: UInt64(id)))
+        self.dataLeaves[id] = UInt32(truncatingIfNeeded: uid)
+        return UID(UInt64(uid))
+    }
+
+    /// The UID of a leaf value of any kind: a string, a number, a Boolean or data.
+    mutating func leaf(_ value: ArchiveEncodingSession.Leaf) -> UID {
+        switch value {
+        case .string(let string): return self.leaf(string)
+        case .data(let data): return self.leaf(data)
+        case .scalar(let scalar): return self.leaf(scalar: scalar)
+        }
+    }
+
+    // MARK: - Classes
+
+    /// The UID of a class dictionary, adding it on first use.
+    mutating func classReference(_ archivedClass: ArchivedClass) -> UID {
+        if let uid = self.classes[archivedClass] { return uid }
+        let uid = UID(UInt64(self.objects.count))
+        var names: [Value] = []
+        for name in archivedClass.classes { names.append(self.builder.string(name)) }
+        var keys = [self.key(.className), self.key(.classes)]
+        var values = [self.builder.string(archivedClass.name), self.builder.array(names)]
+        if let hints = archivedClass.hints {
+            var hintValues: [Value] = []
+            for hint in hints { hintValues.append(self.builder.string(hint)) }
+            keys.append(self.key(.classHints))
+            values.append(self.builder.array(hintValues))
+        }
+        self.objects.append(.uid(0))
+        self.fill(uid, keys: keys, values: values)
+        self.classes[archivedClass] = uid
+        return uid
+    }
+
+    /// The UID of a Foundation class dictionary, adding it on first use.
+    mutating func classReference(_ foundationClass: ArchiveObjectTable.FoundationClass) -> UID {
+        if let uid = self.foundationClassUIDs[foundationClass.rawValue] { return uid }
+        let uid = self.classReference(foundationClass.archivedClass)
+        self.foundationClassUIDs[foundationClass.rawValue] = uid
+        return uid
+    }
+
+    // MARK: - Output
+
+    /// The objects as property list values, for a ``KeyedArchive``.
+    var propertyListObjects: [PropertyListValue] {
+        self.objects.map { self.builder.propertyList($0) }
+    }
+
+    /// Encodes the archive as a binary property list, as `KeyedArchive(top:objects:).serialized()`
+    /// would: `$version`, `$archiver`, `$top`, `$objects`. The table is complete afterwards: the
+    /// containers this appends are not objects.
+    /// - Parameter top: The top-level keys and their objects; a repeated key keeps its first
+    ///   position and its last UID.
+    mutating func binaryPropertyList(top: [(key: String, uid: UID)]) -> Data {
+        var topKeys: [Key] = []
+        var topValues: [Value] = []
+        for entry in top {
+            let key = self.key(entry.key)
+            if let index = topKeys.firstIndex(where: { $0.canonical == key.canonical }) {
+                topValues[index] = .uid(entry.uid.rawValue)
+            } else {
+                topKeys.append(key)
+                topValues.append(.uid(entry.uid.rawValue))
+            }
+        }
+        let topDictionary = self.builder.dictionary(keys: topKeys.map { .string(id: $0.id) }, values: topValues)
+        let objects = self.builder.array(self.objects)
+        let keys = ["$version", "$archiver", "$top", "$objects"].map { self.builder.string($0) }
+        let values: [Value] = [
+            .integer(Int64(KeyedArchive.formatVersion)),
+            self.builder.string(KeyedArchive.archiverName),
+            topDictionary,
+            objects,
+        ]
+        let root = self.builder.dictionary(keys: keys, values: values)
+        return self.builder.writeData(root: root, uidCount: self.objects.count)
+    }
+}

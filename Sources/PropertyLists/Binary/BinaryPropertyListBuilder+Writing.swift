@@ -1,0 +1,355 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The object list of a ``BinaryPropertyListBuilder`` being written, in CoreFoundation's order.
+///
+/// Mirrors the tree writer's numbering: a container before its contents, a dictionary's keys
+/// before its values, and leaves shared when equal: strings by canonical id, numbers, Booleans and
+/// UIDs by kind and bits, data by id.
+///
+/// Every item is usually added once, so the entry and reference buffers are allocated at their
+/// final size (and grown only for containers that share contents); they are plain pointers, so
+/// that filling them costs no uniqueness checks. ``deallocate()`` frees them.
+internal struct BinaryBuilderNumbering {
+    typealias Value = BinaryPropertyListBuilder.Value
+
+    private let items: [Value]
+    private let strings: BinaryStringPool
+    private let data: [Data]
+
+    /// The objects in file order: leaves as they are, containers with their payload pointing at
+    /// their references in ``references``.
+    private var entries: UnsafeMutableBufferPointer<Value>
+    private var entryCount = 0
+    private var references: UnsafeMutableBufferPointer<UInt32>
+    private var referenceCount = 0
+    /// Object indexes by canonical string id (-1 = none yet).
+    private let stringIndexes: UnsafeMutableBufferPointer<Int32>
+    /// Object indexes by data id (-1 = none yet).
+    private let dataIndexes: UnsafeMutableBufferPointer<Int32>
+    /// Object indexes of UIDs below ``directLimit``, by UID (-1 = none yet); grown on demand.
+    private var uidIndexes: UnsafeMutableBufferPointer<Int32>
+    /// Object indexes of every other fixed-size leaf.
+    private var scalars = BinaryScalarTable()
+    /// An upper bound of the bytes the leaves and container markers take.
+    private var objectBytes = 0
+
+    /// UIDs up to this are looked up by position; larger ones through ``scalars``.
+    private static let directLimit: UInt64 = 1 << 24
+
+    /// - Parameters:
+    ///   - builder: The values to write.
+    ///   - uidCount: How many UIDs, from 0, the values likely hold, to size the UID index.
+    init(builder: BinaryPropertyListBuilder, uidCount: Int) {
+        self.items = builder.items
+        self.strings = builder.strings
+        self.data = builder.data
+        self.entries = .allocate(capacity: builder.items.count + 1)
+        self.references = .allocate(capacity: builder.items.count)
+        self.stringIndexes = .allocate(capacity: builder.strings.count)
+        self.stringIndexes.initialize(repeating: -1)
+        self.dataIndexes = .allocate(capacity: builder.data.count)
+        self.dataIndexes.initialize(repeating: -1)
+        self.uidIndexes = .allocate(capacity: max(uidCount, 64))
+        self.uidIndexes.initialize(repeating: -1)
+    }
+
+    /// Frees the buffers.
+    func deallocate() {
+        self.entries.deallocate()
+        self.references.deallocate()
+        self.stringIndexes.deallocate()
+        self.dataIndexes.deallocate()
+        self.uidIndexes.deallocate()
+    }
+
+    /// Adds `value` and its descendants; returns the index of `value`.
+    mutating func add(_ value: Value) -> UInt32 {
+        guard value.kind == .array || value.kind == .dictionary else { return self.addLeaf(value) }
+        let count = value.kind == .array ? Int(value.count) : 2 * Int(value.count)
+        let start = self.referenceCount
+        if start + count > self.references.count { Self.grow(&self.references, toHold: start + count) }
+        let index = self.appendEntry(Value(kind: value.kind, payload: UInt64(start), count: value.count))
+        self.referenceCount += count
+        self.objectBytes += 10
+        let first = Int(value.payload)
+        for offset in 0..<count {
+            let item = self.items[first + offset]
+            // Leaves, the usual case, without a call.
+            let reference = item.kind == .array || item.kind == .dictionary ? self.add(item) : self.addLeaf(item)
+            self.references[start + offset] = reference
+        }
+        return index
+    }
+
+    /// Adds a leaf, or finds the equal one added before; returns its index.
+    @inline(__always)
+    private mutating func addLeaf(_ value: Value) -> UInt32 {
+        switch value.kind {
+        case .string:
+            let canonical = Int(self.strings.canonicalIDs[Int(value.payload)])
+            let existing = self.stringIndexes[canonical]
+            if existing >= 0 { return UInt32(existing) }
+            return self.addString(value, canonical: canonical)
+        case .uid where value.payload < Self.directLimit:
+            let uid = Int(value.payload)
+            if uid >= self.uidIndexes.count { self.growUIDIndexes(toHold: uid + 1) }
+            let existing = self.uidIndexes[uid]
+            if existing >= 0 { return UInt32(existing) }
+            let index = self.appendEntry(value)
+            self.uidIndexes[uid] = Int32(bitPattern: index)
+            self.objectBytes += 9
+            return index
+        case .data:
+            return self.addData(value)
+        default:
+            return self.addScalar(value)
+        }
+    }
+
+    private mutating func addString(_ value: Value, canonical: Int) -> UInt32 {
+        let index = self.appendEntry(value)
+        self.stringIndexes[canonical] = Int32(bitPattern: index)
+        let utf8Count = self.strings.utf8Count(of: UInt32(truncatingIfNeeded: value.payload))
+        self.objectBytes += 10 + 2 * utf8Count
+        return index
+    }
+
+    private mutating func addData(_ value: Value) -> UInt32 {
+        let id = Int(value.payload)
+        let existing = self.dataIndexes[id]
+        if existing >= 0 { return UInt32(existing) }
+        let index = self.appendEntry(value)
+        self.dataIndexes[id] = Int32(bitPattern: index)
+        self.objectBytes += 10 + self.data[id].count
+        return index
+    }
+
+    private mutating func addScalar(_ value: Value) -> UInt32 {
+        if let existing = self.scalars.value(kind: value.kind.rawValue, bits: value.payload) { return existing }
+        let index = self.appendEntry(value)
+        self.scalars.insert(index, kind: value.kind.rawValue, bits: value.payload)
+        self.objectBytes += 17
+        return index
+    }
+
+    @inline(__always)
+    private mutating func appendEntry(_ value: Value) -> UInt32 {
+        let index = self.entryCount
+        if index >= self.entries.count { Self.grow(&self.entries, toHold: index + 1) }
+        self.entries[index] = value
+        self.entryCount += 1
+        return UInt32(truncatingIfNeeded: index)
+    }
+
+    @inline(never)
+    private mutating func growUIDIndexes(toHold count: Int) {
+        let larger = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(count, 2 * self.uidIndexes.count))
+        _ = larger.initialize(fromContentsOf: self.uidIndexes)
+        larger[self.uidIndexes.count...].initialize(repeating: -1)
+        self.uidIndexes.deallocate()
+        self.uidIndexes = larger
+    }
+
+    /// Moves a buffer's elements to one at least twice as large.
+    @inline(never)
+    private static func grow<T>(_ buffer: inout UnsafeMutableBufferPointer<T>, toHold count: Int) {
+        let larger = UnsafeMutableBufferPointer<T>.allocate(capacity: max(count, 2 * buffer.count))
+        _ = larger.moveInitialize(fromContentsOf: buffer)
+        buffer.deallocate()
+        buffer = larger
+    }
+
+    /// The file's size at most: what the buffer passed to ``encode(into:)`` must hold.
+    var capacity: Int {
+        let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entryCount))
+        return 8 + self.objectBytes + self.referenceCount * referenceSize + self.entryCount * 8 + 32
+    }
+
+    /// Writes the file into a buffer of at least ``capacity`` bytes.
+    /// - Returns: The number of bytes written.
+    func encode(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entryCount))
+        let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: self.entryCount)
+        defer { offsets.deallocate() }
+        var out = BinaryBufferOutput(buffer: buffer)
+        for byte in BinaryPropertyListMagic.header { out.append(byte) }
+        for position in 0..<self.entryCount {
+            offsets[position] = out.count
+            self.write(self.entries[position], referenceSize: referenceSize, to: &out)
+        }
+        let tableOffset = out.count
+        let offsetSize = BinaryOutput.width(forMaximum: UInt64(tableOffset))
+        out.appendBigEndian(contentsOf: UnsafeBufferPointer(rebasing: offsets[0..<self.entryCount]), width: offsetSize)
+        // Trailer: five unused bytes, the sort version, the two widths, then three 64-bit fields.
+        for _ in 0..<6 { out.append(0) }
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(referenceSize))
+        out.appendBigEndian(UInt64(self.entryCount), width: 8)
+        out.appendBigEndian(0, width: 8)
+        out.appendBigEndian(UInt64(tableOffset), width: 8)
+        return out.count
+    }
+
+    @inline(__always)
+    private func write(_ entry: Value, referenceSize: Int, to out: inout BinaryBufferOutput) {
+        switch entry.kind {
+        case .array, .dictionary:
+            let count = Int(entry.count)
+            out.appendMarker(entry.kind == .array ? 0xA0 : 0xD0, count: count)
+            let start = Int(entry.payload)
+            let end = start + (entry.kind == .array ? count : 2 * count)
+            out.appendBigEndian(
+                contentsOf: UnsafeBufferPointer(rebasing: self.references[start..<end]),
+                width: referenceSize
+            )
+        case .string:
+            let id = UInt32(truncatingIfNeeded: entry.payload)
+            if self.strings.isASCII(id) {
+                self.strings.withUTF8(of: id) { utf8 in
+                    out.appendMarker(0x50, count: utf8.count)
+                    out.append(contentsOf: utf8)
+                }
+            } else {
+                let units = self.strings.strings[Int(id)].utf16
+                out.appendMarker(0x60, count: units.count)
+                for unit in units { out.appendBigEndian(UInt64(unit), width: 2) }
+            }
+        case .integer:
+            out.appendUnsigned(entry.payload)
+        case .negativeInteger:
+            out.append(0x13)
+            out.appendBigEndian(entry.payload, width: 8)
+        case .real:
+            out.append(0x23)
+            out.appendBigEndian(entry.payload, width: 8)
+        case .float:
+            out.append(0x22)
+            out.appendBigEndian(entry.payload, width: 4)
+        case .bool:
+            out.append(entry.payload != 0 ? 0x09 : 0x08)
+        case .date:
+            out.append(0x33)
+            out.appendBigEndian(entry.payload, width: 8)
+        case .data:
+            let data = self.data[Int(entry.payload)]
+            out.appendMarker(0x40, count: data.count)
+            data.withUnsafeBytes { out.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
+        case .uid:
+            let uid = entry.payload
+            let width = uid > UInt64(UInt32.max) ? 8 : BinaryOutput.width(forMaximum: uid)
+            out.append(0x80 | UInt8(width - 1))
+            out.appendBigEndian(uid, width: width)
+        }
+    }
+}
+
+/// Bytes written into a buffer allocated at its final size.
+private struct BinaryBufferOutput {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        // The buffer is sized from an upper bound of the file, so this never fails.
+        guard self.count < self.buffer.count else { return }
+        self.buffer[self.count] = byte
+        self.count += 1
+    }
+
+    @inline(__always)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty, self.count + bytes.count <= self.buffer.count else {
+            return
+        }
+        let target = UnsafeMutableBufferPointer(rebasing: self.buffer[self.count..<(self.count + bytes.count)])
+        target.baseAddress?.update(from: base, count: bytes.count)
+        self.count += bytes.count
+    }
+
+    /// Appends the low `width` bytes of `value`, most significant first.
+    @inline(__always)
+    mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        guard width > 0, self.count + width <= self.buffer.count, let base = self.buffer.baseAddress else { return }
+        let target = base + self.count
+        var shift = UInt64(truncatingIfNeeded: (width - 1) * 8)
+        for index in 0..<width {
+            target[index] = UInt8(truncatingIfNeeded: value &>> shift)
+            shift &-= 8
+        }
+        self.count += width
+    }
+
+    /// Appends a run of references or offsets, each in `width` bytes, most significant first.
+    @inline(__always)
+    mutating func appendBigEndian<T: FixedWidthInteger>(contentsOf values: UnsafeBufferPointer<T>, width: Int) {
+        let size = values.count * width
+        guard width > 0, self.count + size <= self.buffer.count, let base = self.buffer.baseAddress else { return }
+        var target = base + self.count
+        switch width {
+        case 1:
+            for value in values {
+                target.pointee = UInt8(truncatingIfNeeded: value)
+                target += 1
+            }
+        case 2:
+            for value in values {
+                target[0] = UInt8(truncatingIfNeeded: value &>> 8)
+                target[1] = UInt8(truncatingIfNeeded: value)
+                target += 2
+            }
+        default:
+            for value in values {
+                let wide = UInt64(truncatingIfNeeded: value)
+                var shift = UInt64(truncatingIfNeeded: (width - 1) * 8)
+                for index in 0..<width {
+                    target[index] = UInt8(truncatingIfNeeded: wide &>> shift)
+                    shift &-= 8
+                }
+                target += width
+            }
+        }
+        self.count += size
+    }
+
+    /// Appends a marker whose low nibble is the count, or 0xF followed by an integer object.
+    @inline(__always)
+    mutating func appendMarker(_ marker: UInt8, count: Int) {
+        if count < 15 {
+            self.append(marker | UInt8(count))
+        } else {
+            self.append(marker | 0x0F)
+            self.appendUnsigned(UInt64(count))
+        }
+    }
+
+    /// Appends a non-negative integer object in the fewest of 1, 2, 4 or 8 bytes (16 above `Int64.max`).
+    mutating func appendUnsigned(_ value: UInt64) {
+        if value > UInt64(Int64.max) {
+            self.append(0x14)
+            self.appendBigEndian(0, width: 8)
+            self.appendBigEndian(value, width: 8)
+            return
+        }
+        let width = BinaryOutput.width(forMaximum: value)
+        self.append(0x10 | UInt8(width.trailingZeroBitCount))
+        self.appendBigEndian(value, width: width)
+    }
+}

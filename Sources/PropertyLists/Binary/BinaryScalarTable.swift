@@ -1,0 +1,71 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A hash map from fixed-size leaves (a kind and 64 bits: integers, reals, Booleans, UIDs) to a
+/// number the caller chooses, such as an object index.
+///
+/// Leaves are equal when their kinds and bits are, which is how ``PropertyListValue`` compares
+/// numbers: reals by their bits, and an integer's sign is part of its kind. Open addressing with a
+/// cheap mixer keeps a lookup to a few instructions, where `Dictionary` would run SipHash.
+package struct BinaryScalarTable {
+    /// Open-addressed slots holding `position + 1`, or 0 when empty.
+    private var slots = [UInt32](repeating: 0, count: 64)
+    private var kinds: [UInt8] = []
+    private var bits: [UInt64] = []
+    private var values: [UInt32] = []
+
+    /// Creates an empty table.
+    package init() {}
+
+    /// The number stored for a leaf, or `nil`.
+    @inline(__always)
+    package func value(kind: UInt8, bits: UInt64) -> UInt32? {
+        let mask = self.slots.count - 1
+        var slot = Self.slot(kind: kind, bits: bits, mask: mask)
+        while true {
+            let stored = self.slots[slot]
+            if stored == 0 { return nil }
+            let position = Int(stored - 1)
+            if self.bits[position] == bits, self.kinds[position] == kind { return self.values[position] }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Stores `value` for a leaf that ``value(kind:bits:)`` did not find.
+    package mutating func insert(_ value: UInt32, kind: UInt8, bits: UInt64) {
+        let mask = self.slots.count - 1
+        var slot = Self.slot(kind: kind, bits: bits, mask: mask)
+        while self.slots[slot] != 0 { slot = (slot + 1) & mask }
+        self.kinds.append(kind)
+        self.bits.append(bits)
+        self.values.append(value)
+        self.slots[slot] = UInt32(truncatingIfNeeded: self.values.count)
+        if self.values.count * 2 > self.slots.count { self.grow() }
+    }
+
+    private mutating func grow() {
+        var slots = [UInt32](repeating: 0, count: self.slots.count * 2)
+        let mask = slots.count - 1
+        for position in self.values.indices {
+            var slot = Self.slot(kind: self.kinds[position], bits: self.bits[position], mask: mask)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = UInt32(truncatingIfNeeded: position + 1)
+        }
+        self.slots = slots
+    }
+
+    @inline(__always)
+    private static func slot(kind: UInt8, bits: UInt64, mask: Int) -> Int {
+        var hash = (bits ^ (UInt64(kind) << 56)) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        hash &*= 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: hash >> 32) & mask
+    }
+}
