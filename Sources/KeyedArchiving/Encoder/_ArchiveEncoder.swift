@@ -254,50 +254,43 @@ internal final class _ArchiveEncoder: Encoder {
     /// Makes the encoder of a nested keyed container: an `NSDictionary` with string keys, as
     /// `NSKeyedUnarchiver` reads it, whose UID is reserved now.
     func makeNestedKeyedChild(parentNode: CodingPathNode, key: any CodingKey) -> _ArchiveEncoder {
-        let child = _ArchiveEncoder(
-            session: self.session,
-            parent: ArchiveEncodingParent(parentNode),
-            key: key,
-            typeInfo: self.session.dictionaryInfo
-        )
-        if self.state == .detached {
-            child.state = .detached
-        } else {
-            child.beginKeyed()
-            self.addChild(child, slot: .none)
+        self.makeChild(parentNode: parentNode, key: key, typeInfo: self.session.dictionaryInfo, slot: .none) {
+            $0.beginKeyed()
         }
-        return child
     }
 
     /// Makes the encoder of a nested unkeyed container: an `NSArray` whose UID is reserved now.
     func makeNestedUnkeyedChild(parentNode: CodingPathNode, key: any CodingKey) -> _ArchiveEncoder {
-        let child = _ArchiveEncoder(
-            session: self.session,
-            parent: ArchiveEncodingParent(parentNode),
-            key: key,
-            typeInfo: self.session.arrayInfo
-        )
-        if self.state == .detached {
-            child.state = .detached
-        } else {
-            child.beginUnkeyed()
-            self.addChild(child, slot: .none)
+        self.makeChild(parentNode: parentNode, key: key, typeInfo: self.session.arrayInfo, slot: .none) {
+            $0.beginUnkeyed()
         }
-        return child
     }
 
     /// Makes an encoder for `superEncoder(forKey:)` and the like, whose UID is written to `slot` when
     /// this encoder is flushed: a keyed container there makes an `NSDictionary`.
     func makeReferencingChild(parentNode: CodingPathNode, key: any CodingKey, slot: Slot) -> _ArchiveEncoder {
+        self.makeChild(parentNode: parentNode, key: key, typeInfo: self.session.dictionaryInfo, slot: slot) { _ in }
+    }
+
+    /// A child encoder of this one: detached when this one is, else started by `begin` and flushed
+    /// with this one, its UID going to `slot`.
+    private func makeChild(
+        parentNode: CodingPathNode,
+        key: any CodingKey,
+        typeInfo: ArchiveEncodingTypeInfo,
+        slot: Slot,
+        begin: (_ArchiveEncoder) -> Void
+    ) -> _ArchiveEncoder {
         let child = _ArchiveEncoder(
             session: self.session,
             parent: ArchiveEncodingParent(parentNode),
             key: key,
-            typeInfo: self.session.dictionaryInfo
+            typeInfo: typeInfo
         )
         if self.state == .detached {
             child.state = .detached
         } else {
+            begin(child)
             self.addChild(child, slot: slot)
         }
         return child
