@@ -16,9 +16,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The objects Foundation writes for `Date`, `UUID` and `URL`, in `NSKeyedArchiver`'s order and
-/// exactly as ``ArchiveObjectTable`` writes them: the object's UID first, then what it refers to,
-/// then its class dictionary.
+/// The objects Foundation writes for `Date`, `UUID` and `URL`, in `NSKeyedArchiver`'s order: the
+/// object's UID first, then what it refers to, then its class dictionary. Shared by the Codable
+/// encoder and the reflection archiver.
 extension ArchiveEncodingTable {
     /// `NSDate`: `{$class, NS.time: seconds since 2001-01-01}`.
     mutating func addDate(_ date: Date) -> UID {

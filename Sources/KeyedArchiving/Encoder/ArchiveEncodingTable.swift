@@ -19,7 +19,7 @@ import Foundation
 /// `$objects` as the Codable encoder builds it: flat values in a ``BinaryPropertyListBuilder``,
 /// written to binary directly, or turned into a ``KeyedArchive`` on request.
 ///
-/// Objects are numbered in `NSKeyedArchiver`'s order, as ``ArchiveObjectTable`` numbers them: an
+/// Objects are numbered in `NSKeyedArchiver`'s order: an
 /// object's UID is reserved before its contents are encoded, and its class dictionary is appended
 /// after them on first use. Equal leaves (strings, numbers, data) are stored once, strings being
 /// equal as `String`s are.
@@ -243,8 +243,23 @@ internal struct ArchiveEncodingTable {
         return uid
     }
 
+    /// The Foundation classes whose objects the table builds itself.
+    enum FoundationClass: Int {
+        case date
+        case uuid
+        case url
+
+        var archivedClass: ArchivedClass {
+            switch self {
+            case .date: return ArchivedClass(name: "NSDate")
+            case .uuid: return ArchivedClass(name: "NSUUID")
+            case .url: return ArchivedClass(name: "NSURL")
+            }
+        }
+    }
+
     /// The UID of a Foundation class dictionary, adding it on first use.
-    mutating func classReference(_ foundationClass: ArchiveObjectTable.FoundationClass) -> UID {
+    mutating func classReference(_ foundationClass: FoundationClass) -> UID {
         if let uid = self.foundationClassUIDs[foundationClass.rawValue] { return uid }
         let uid = self.classReference(foundationClass.archivedClass)
         self.foundationClassUIDs[foundationClass.rawValue] = uid

@@ -51,13 +51,13 @@ public struct MirrorArchiver: Sendable {
     public func archive(_ value: Any) -> KeyedArchive {
         var session = MirrorArchivingSession(maximumDepth: self.maximumDepth)
         let root = session.object(value, depth: 0)
-        return KeyedArchive(top: [("root", root)], objects: session.table.objects)
+        return KeyedArchive(top: [("root", root)], objects: session.table.propertyListObjects)
     }
 }
 
 /// One reflection pass over a value graph.
 private struct MirrorArchivingSession {
-    var table = ArchiveObjectTable()
+    var table = ArchiveEncodingTable()
     let maximumDepth: Int
     /// Class instances already given a UID, kept alive so their identifiers stay unique.
     var instances: [ObjectIdentifier: (UID, AnyObject)] = [:]
@@ -78,7 +78,7 @@ private struct MirrorArchivingSession {
         if let special = self.foundationObject(value) { return special }
         if mirror.displayStyle == .enum, mirror.children.isEmpty {
             // A case without payload is stored as its name.
-            return self.table.leaf(.string(String(describing: value)))
+            return self.table.leaf(String(describing: value))
         }
         if mirror.displayStyle == .class {
             let instance = value as AnyObject
@@ -96,44 +96,42 @@ private struct MirrorArchivingSession {
 
     private mutating func fill(_ uid: UID, mirror: Mirror, type: Any.Type, depth: Int) {
         // `$class` goes first; its UID is known only after the contents, as NSKeyedArchiver orders them.
-        var dictionary: PropertyListDictionary = ["$class": .uid(UID(0))]
+        var object = MirrorObject(table: &self.table)
         let archivedClass: ArchivedClass
         switch mirror.displayStyle {
-        case .collection:
-            dictionary["NS.objects"] = .array(mirror.children.map { .uid(self.object($0.value, depth: depth + 1)) })
-            archivedClass = ArchivedClass(name: "NSArray")
+        case .collection, .set:
+            object.set("NS.objects", self.array(mirror.children.map(\.value), depth: depth), in: &self.table)
+            archivedClass = ArchivedClass(name: mirror.displayStyle == .set ? "NSSet" : "NSArray")
         case .tuple where mirror.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }):
             // An unlabelled tuple is a fixed-size list.
-            dictionary["NS.objects"] = .array(mirror.children.map { .uid(self.object($0.value, depth: depth + 1)) })
+            object.set("NS.objects", self.array(mirror.children.map(\.value), depth: depth), in: &self.table)
             archivedClass = ArchivedClass(name: "NSArray")
-        case .set:
-            dictionary["NS.objects"] = .array(mirror.children.map { .uid(self.object($0.value, depth: depth + 1)) })
-            archivedClass = ArchivedClass(name: "NSSet")
         case .dictionary:
-            var keys: [PropertyListValue] = []
-            var values: [PropertyListValue] = []
+            var keyUIDs: [ArchiveEncodingTable.Value] = []
+            var valueUIDs: [ArchiveEncodingTable.Value] = []
             for child in mirror.children {
                 let pair = Array(Mirror(reflecting: child.value).children)
                 guard pair.count == 2 else { continue }
-                keys.append(.uid(self.object(pair[0].value, depth: depth + 1)))
-                values.append(.uid(self.object(pair[1].value, depth: depth + 1)))
+                keyUIDs.append(.uid(self.object(pair[0].value, depth: depth + 1).rawValue))
+                valueUIDs.append(.uid(self.object(pair[1].value, depth: depth + 1).rawValue))
             }
-            dictionary["NS.keys"] = .array(keys)
-            dictionary["NS.objects"] = .array(values)
+            object.set("NS.keys", self.table.builder.array(keyUIDs), in: &self.table)
+            object.set("NS.objects", self.table.builder.array(valueUIDs), in: &self.table)
             archivedClass = ArchivedClass(name: "NSDictionary")
         case .enum:
             // An enum case with a payload: its name, then the payload's values under their labels,
             // or `_0`, `_1`… where unlabelled, as Codable's synthesized conformances name them.
             if let payload = mirror.children.first {
-                dictionary["case"] = .uid(self.table.leaf(.string(payload.label ?? "")))
+                object.set("case", .uid(self.table.leaf(payload.label ?? "").rawValue), in: &self.table)
                 let payloadMirror = Mirror(reflecting: payload.value)
                 if payloadMirror.displayStyle == .tuple {
                     for (index, element) in payloadMirror.children.enumerated() {
                         let label = element.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? "_\(index)"
-                        dictionary[KeyedArchive.escapedKey(label)] = self.field(element.value, depth: depth + 1)
+                        let value = self.field(element.value, depth: depth + 1)
+                        object.set(KeyedArchive.escapedKey(label), value, in: &self.table)
                     }
                 } else {
-                    dictionary["_0"] = self.field(payload.value, depth: depth + 1)
+                    object.set("_0", self.field(payload.value, depth: depth + 1), in: &self.table)
                 }
             }
             archivedClass = ArchivedClass(name: Self.className(of: type))
@@ -143,8 +141,8 @@ private struct MirrorArchivingSession {
             while let level = current {
                 for (index, child) in level.children.enumerated() {
                     let key = KeyedArchive.escapedKey(child.label ?? "$\(index)")
-                    if dictionary[key] == nil {
-                        dictionary[key] = self.field(child.value, depth: depth + 1)
+                    if !object.contains(key, in: &self.table) {
+                        object.set(key, self.field(child.value, depth: depth + 1), in: &self.table)
                     }
                 }
                 current = level.superclassMirror
@@ -153,43 +151,49 @@ private struct MirrorArchivingSession {
             chain.append("NSObject")
             archivedClass = ArchivedClass(name: chain[0], classes: chain)
         }
-        dictionary["$class"] = .uid(self.table.classReference(archivedClass))
-        self.table.fill(uid, with: .dictionary(dictionary))
+        object.values[0] = .uid(self.table.classReference(archivedClass).rawValue)
+        self.table.fill(uid, keys: object.keys, values: object.values)
+    }
+
+    /// An `NS.objects` array of the objects for `elements`.
+    private mutating func array(_ elements: [Any], depth: Int) -> ArchiveEncodingTable.Value {
+        var uids: [ArchiveEncodingTable.Value] = []
+        uids.reserveCapacity(elements.count)
+        for element in elements { uids.append(.uid(self.object(element, depth: depth + 1).rawValue)) }
+        return self.table.builder.array(uids)
     }
 
     /// A field value: scalars inline, everything else by UID.
-    private mutating func field(_ value: Any, depth: Int) -> PropertyListValue {
-        if let leaf = Self.leaf(value) {
-            switch leaf {
-            case .string, .data: return .uid(self.table.leaf(leaf))
-            default: return leaf
-            }
+    private mutating func field(_ value: Any, depth: Int) -> ArchiveEncodingTable.Value {
+        switch Self.leaf(value) {
+        case .scalar(let scalar): return scalar
+        case .some(let leaf): return .uid(self.table.leaf(leaf).rawValue)
+        case nil: return .uid(self.object(value, depth: depth).rawValue)
         }
-        return .uid(self.object(value, depth: depth))
     }
 
     private static func className(of type: Any.Type) -> String {
         String(describing: type)
     }
 
-    /// The property list value of a leaf: strings, numbers, Booleans and data.
-    private static func leaf(_ value: Any) -> PropertyListValue? {
+    /// The leaf for strings, numbers, Booleans and data.
+    private static func leaf(_ value: Any) -> ArchiveEncodingSession.Leaf? {
         switch value {
         case let value as String: return .string(value)
         case let value as Substring: return .string(String(value))
-        case let value as Bool: return .bool(value)
-        case let value as Int: return .integer(PropertyListInteger(Int64(value)))
-        case let value as Int8: return .integer(PropertyListInteger(Int64(value)))
-        case let value as Int16: return .integer(PropertyListInteger(Int64(value)))
-        case let value as Int32: return .integer(PropertyListInteger(Int64(value)))
-        case let value as Int64: return .integer(PropertyListInteger(value))
-        case let value as UInt: return .integer(PropertyListInteger(UInt64(value)))
-        case let value as UInt8: return .integer(PropertyListInteger(UInt64(value)))
-        case let value as UInt16: return .integer(PropertyListInteger(UInt64(value)))
-        case let value as UInt32: return .integer(PropertyListInteger(UInt64(value)))
-        case let value as UInt64: return .integer(PropertyListInteger(value))
-        case let value as Double: return .real(value)
-        case let value as Float: return .float(value)
+        case let value as Bool: return .scalar(.bool(value))
+        case let value as Int: return .scalar(.integer(Int64(value)))
+        case let value as Int8: return .scalar(.integer(Int64(value)))
+        case let value as Int16: return .scalar(.integer(Int64(value)))
+        case let value as Int32: return .scalar(.integer(Int64(value)))
+        case let value as Int64: return .scalar(.integer(value))
+        case let value as UInt: return .scalar(.integer(UInt64(value)))
+        case let value as UInt8: return .scalar(.integer(UInt64(value)))
+        case let value as UInt16: return .scalar(.integer(UInt64(value)))
+        case let value as UInt32: return .scalar(.integer(UInt64(value)))
+        case let value as UInt64: return .scalar(.integer(value))
+        case let value as Double: return .scalar(.real(value))
+        case let value as Float: return .scalar(.float(value))
         case let value as Data: return .data(value)
         default: return nil
         }
@@ -202,6 +206,33 @@ private struct MirrorArchivingSession {
         case let uuid as UUID: return self.table.addUUID(uuid)
         case let url as URL: return self.table.addURL(url)
         default: return nil
+        }
+    }
+}
+
+/// The entries of one object being archived by reflection, `$class` first; a key set again keeps
+/// its first position and takes the new value, as a property list dictionary does.
+private struct MirrorObject {
+    var keys: [ArchiveEncodingTable.Key]
+    var values: [ArchiveEncodingTable.Value]
+
+    init(table: inout ArchiveEncodingTable) {
+        self.keys = [table.key(.class)]
+        self.values = [.uid(0)]
+    }
+
+    func contains(_ key: String, in table: inout ArchiveEncodingTable) -> Bool {
+        let canonical = table.key(key).canonical
+        return self.keys.contains { $0.canonical == canonical }
+    }
+
+    mutating func set(_ key: String, _ value: ArchiveEncodingTable.Value, in table: inout ArchiveEncodingTable) {
+        let key = table.key(key)
+        if let index = self.keys.firstIndex(where: { $0.canonical == key.canonical }) {
+            self.values[index] = value
+        } else {
+            self.keys.append(key)
+            self.values.append(value)
         }
     }
 }
