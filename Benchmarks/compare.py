@@ -19,7 +19,7 @@ speedup = Foundation p50 / ours p50 (and the same ratio of the fastest samples, 
 CoderBenchmarks: for every "KeyedArchiving.<encode|decode>/<records>", prints our p50 and the
 speedup against PropertyListEncoder/Decoder, JSONEncoder/Decoder and NSKeyedArchiver/Unarchiver
 at the same record count (where they ran), whether the targets (10x property list, 5x JSON) are
-met, then the allocations per record and peak resident memory of every coder.
+met and how they compare with the Codable floor ("CodableFloor.<op>/<records>"), then the allocations per record and peak resident memory of every coder.
 """
 
 import re
@@ -139,6 +139,7 @@ def print_coders(results):
     header = (
         "operation/records",
         "ours p50",
+        "floor p50",
         "PropertyList* p50",
         "speedup",
         "JSON* p50",
@@ -152,6 +153,8 @@ def print_coders(results):
         operation, size = name[len("KeyedArchiving."):].split("/")
         mine = results[name]
         row = [f"{operation}/{size}", format_time(mine["time_us"])]
+        floor = results.get(f"CodableFloor.{operation}/{size}", {}).get("time_us")
+        row.append(format_time(floor) if floor is not None else "–")
         for prefix, title, target in CODER_RIVALS.get(operation, []):
             theirs = results.get(f"{prefix}.{operation}/{size}")
             if not theirs or "time_us" not in theirs:
@@ -161,7 +164,15 @@ def print_coders(results):
             row += [format_time(theirs["time_us"]), f"{speedup:.2f}×"]
             if target is not None:
                 met = "met" if speedup >= target else "NOT met"
-                verdicts.append(f"{operation}/{size} vs {title}: {speedup:.2f}× (target {target:.0f}×): {met}")
+                verdict = f"{operation}/{size} vs {title}: {speedup:.2f}× (target {target:.0f}×): {met}"
+                if floor is not None:
+                    # The most any Codable coder could reach: the rival's time over the floor's.
+                    needed = theirs["time_us"] / target
+                    verdict += (
+                        f"; the target needs ≤ {format_time(needed)}, the Codable floor alone takes "
+                        f"{format_time(floor)} (at most {theirs['time_us'] / floor:.1f}× for any coder)"
+                    )
+                verdicts.append(verdict)
         rows.append(tuple(row))
     print_table(header, rows)
     print()
@@ -175,7 +186,7 @@ def print_coders(results):
         size = name.split("/")[-1]
         records = record_count(size)
         prefix = name.split(".")[0]
-        coders = {"KeyedArchiving"} | {rival for rivals in CODER_RIVALS.values() for rival, _, _ in rivals}
+        coders = {"KeyedArchiving", "CodableFloor"} | {rival for rivals in CODER_RIVALS.values() for rival, _, _ in rivals}
         if not records or prefix not in coders:
             continue
         result = results[name]

@@ -23,6 +23,8 @@ import Glibc
 //   archive, and `KeyedArchiveDecoder().decode([Cat].self, from: Data)` back.
 // - `PropertyListEncoder` / `PropertyListDecoder`: binary property list.
 // - `JSONEncoder` / `JSONDecoder`.
+// - `CodableFloor.encode` / `.decode`: the floor of the Codable protocols (`CodableFloor.swift`), an
+//   encoder and a decoder that only walk the value; they bound the speedup any coder can reach.
 // - `NSKeyedArchiver` / `NSKeyedUnarchiver`: the `NSCoding` twins `CatNS` / `PlaceNS` in an `NSArray`.
 //   swift-corelibs-foundation's archiver is quadratic in the number of objects (seconds for 1,000
 //   cats), so these run at 100 and 1k records only.
@@ -105,6 +107,35 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try decoder.decode([Cat].self, from: bytes))
+            }
+        }
+
+        // The floor of the Codable protocols (CodableFloor.swift): no format can be faster.
+        let floorTape = Lazy { () -> [FloorToken] in
+            let encoder = FloorEncoder()
+            try! encoder.encode(CatGenerator.cats(count: count))
+            return encoder.tape
+        }
+        let floorChecked = Lazy {
+            precondition(try! FloorDecoder(tape: floorTape.value).decode([Cat].self) == cats.value)
+        }
+
+        Benchmark("CodableFloor.encode/\(label)", configuration: encodeConfiguration) { benchmark in
+            floorChecked.value
+            let value = cats.value
+            let encoder = FloorEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                try encoder.encode(value)
+                blackHole(encoder.tape.count)
+            }
+        }
+
+        Benchmark("CodableFloor.decode/\(label)", configuration: encodeConfiguration) { benchmark in
+            let decoder = FloorDecoder(tape: floorTape.value)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([Cat].self))
             }
         }
 

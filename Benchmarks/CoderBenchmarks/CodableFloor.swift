@@ -1,0 +1,327 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+// The floor of the `Codable` protocols: an encoder and a decoder that do only what every coder
+// must do, so that a benchmark can tell the cost of `Codable` itself from the cost of a format.
+//
+// `FloorEncoder` walks a value as any encoder does (a keyed container per struct, an unkeyed one
+// per array, a single-value one per enum, a call per property) and appends each scalar to a flat
+// tape. `FloorDecoder` replays that tape through the same calls and rebuilds the value, so it
+// makes every `String`, array and struct a real decoder makes, but finds nothing by key: it
+// assumes the keys come in the order they were encoded. No real format can be faster than these
+// two on the same value, so their times bound the speedup any coder can reach over another.
+
+/// One scalar of a value walked by ``FloorEncoder``.
+enum FloorToken: Equatable {
+    case string(String)
+    case double(Double)
+    case integer(Int)
+    case bool(Bool)
+    /// An optional that was `nil`.
+    case null
+    /// The number of elements of the unkeyed container that follows.
+    case count(Int)
+}
+
+/// Walks a value through `Encodable` and keeps its scalars, in order, on a tape.
+final class FloorEncoder: Encoder {
+    /// The scalars met so far.
+    var tape: [FloorToken] = []
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Walks `value`, replacing the tape.
+    func encode(_ value: some Encodable) throws {
+        self.tape.removeAll(keepingCapacity: true)
+        try value.encode(to: self)
+    }
+
+    /// Appends a value: a `Date` as its time interval, as the real coders special-case it.
+    func append<T: Encodable>(_ value: T) throws {
+        if T.self == Date.self, let date = value as? Date {
+            self.tape.append(.double(date.timeIntervalSinceReferenceDate))
+        } else {
+            try value.encode(to: self)
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(FloorKeyedEncodingContainer(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        self.tape.append(.count(0))
+        return FloorUnkeyedEncodingContainer(encoder: self, countIndex: self.tape.count - 1)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        FloorSingleValueEncodingContainer(encoder: self)
+    }
+}
+
+private struct FloorKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: FloorEncoder
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil(forKey key: Key) throws { self.encoder.tape.append(.null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { self.encoder.tape.append(.bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { self.encoder.tape.append(.string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { self.encoder.tape.append(.double(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { self.encoder.tape.append(.integer(value)) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try self.encoder.append(value) }
+
+    // The default `encodeIfPresent` skips `nil`; the tape keeps it, as an archive keeps `$null`.
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        self.encoder.tape.append(value.map(FloorToken.string) ?? .null)
+    }
+
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try self.encoder.append(value) } else { self.encoder.tape.append(.null) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        self.encoder.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        self.encoder.unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { self.encoder }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { self.encoder }
+}
+
+private struct FloorUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    let encoder: FloorEncoder
+    /// Where the element count sits on the tape.
+    let countIndex: Int
+    var codingPath: [any CodingKey] { [] }
+    private(set) var count = 0
+
+    init(encoder: FloorEncoder, countIndex: Int) {
+        self.encoder = encoder
+        self.countIndex = countIndex
+    }
+
+    private mutating func added() {
+        self.count += 1
+        self.encoder.tape[self.countIndex] = .count(self.count)
+    }
+
+    mutating func encodeNil() throws {
+        self.encoder.tape.append(.null)
+        self.added()
+    }
+
+    mutating func encode(_ value: String) throws {
+        self.encoder.tape.append(.string(value))
+        self.added()
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try self.encoder.append(value)
+        self.added()
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
+        self.added()
+        return self.encoder.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        self.added()
+        return self.encoder.unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { self.encoder }
+}
+
+private struct FloorSingleValueEncodingContainer: SingleValueEncodingContainer {
+    let encoder: FloorEncoder
+    var codingPath: [any CodingKey] { [] }
+
+    mutating func encodeNil() throws { self.encoder.tape.append(.null) }
+    mutating func encode(_ value: Bool) throws { self.encoder.tape.append(.bool(value)) }
+    mutating func encode(_ value: String) throws { self.encoder.tape.append(.string(value)) }
+    mutating func encode(_ value: Double) throws { self.encoder.tape.append(.double(value)) }
+    mutating func encode(_ value: Int) throws { self.encoder.tape.append(.integer(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try self.encoder.append(value) }
+}
+
+/// Rebuilds a value through `Decodable` from a ``FloorEncoder`` tape.
+final class FloorDecoder: Decoder {
+    private let tape: [FloorToken]
+    private var position = 0
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(tape: [FloorToken]) {
+        self.tape = tape
+    }
+
+    /// Rebuilds a value of `type` from the start of the tape.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        self.position = 0
+        return try T(from: self)
+    }
+
+    /// The next token, consumed.
+    func next() throws -> FloorToken {
+        guard self.position < self.tape.count else { throw FloorError.endOfTape }
+        defer { self.position += 1 }
+        return self.tape[self.position]
+    }
+
+    /// Whether the next token is `nil`, consuming it if so.
+    func nextIsNull() -> Bool {
+        guard self.position < self.tape.count, self.tape[self.position] == .null else { return false }
+        self.position += 1
+        return true
+    }
+
+    func string() throws -> String {
+        guard case .string(let value) = try self.next() else { throw FloorError.typeMismatch }
+        return value
+    }
+
+    func double() throws -> Double {
+        guard case .double(let value) = try self.next() else { throw FloorError.typeMismatch }
+        return value
+    }
+
+    func integer() throws -> Int {
+        guard case .integer(let value) = try self.next() else { throw FloorError.typeMismatch }
+        return value
+    }
+
+    func bool() throws -> Bool {
+        guard case .bool(let value) = try self.next() else { throw FloorError.typeMismatch }
+        return value
+    }
+
+    /// Reads a value: a `Date` from its time interval, as the real coders special-case it.
+    func value<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == Date.self, let date = Date(timeIntervalSinceReferenceDate: try self.double()) as? T {
+            return date
+        }
+        return try T(from: self)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(FloorKeyedDecodingContainer(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .count(let count) = try self.next() else { throw FloorError.typeMismatch }
+        return FloorUnkeyedDecodingContainer(decoder: self, count: count)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        FloorSingleValueDecodingContainer(decoder: self)
+    }
+}
+
+/// The tape does not hold what the decoder asks for.
+enum FloorError: Error {
+    case endOfTape
+    case typeMismatch
+}
+
+private struct FloorKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: FloorDecoder
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { [] }
+
+    func contains(_ key: Key) -> Bool { true }
+    func decodeNil(forKey key: Key) throws -> Bool { self.decoder.nextIsNull() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try self.decoder.bool() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try self.decoder.string() }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try self.decoder.double() }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try self.decoder.integer() }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try self.decoder.value(type) }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type,
+        forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try self.decoder.container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try self.decoder.unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { self.decoder }
+    func superDecoder(forKey key: Key) throws -> any Decoder { self.decoder }
+}
+
+private struct FloorUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+    let decoder: FloorDecoder
+    // Three words in all, so that the existential holds the container without a heap box.
+    private let elementCount: Int
+    private(set) var currentIndex = 0
+    var codingPath: [any CodingKey] { [] }
+    var count: Int? { self.elementCount }
+    var isAtEnd: Bool { self.currentIndex >= self.elementCount }
+
+    init(decoder: FloorDecoder, count: Int) {
+        self.decoder = decoder
+        self.elementCount = count
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard self.decoder.nextIsNull() else { return false }
+        self.currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: String.Type) throws -> String {
+        defer { self.currentIndex += 1 }
+        return try self.decoder.string()
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        defer { self.currentIndex += 1 }
+        return try self.decoder.value(type)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        self.currentIndex += 1
+        return try self.decoder.container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        self.currentIndex += 1
+        return try self.decoder.unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { self.decoder }
+}
+
+private struct FloorSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let decoder: FloorDecoder
+    var codingPath: [any CodingKey] { [] }
+
+    func decodeNil() -> Bool { self.decoder.nextIsNull() }
+    func decode(_ type: Bool.Type) throws -> Bool { try self.decoder.bool() }
+    func decode(_ type: String.Type) throws -> String { try self.decoder.string() }
+    func decode(_ type: Double.Type) throws -> Double { try self.decoder.double() }
+    func decode(_ type: Int.Type) throws -> Int { try self.decoder.integer() }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try self.decoder.value(type) }
+}
