@@ -32,7 +32,8 @@ public final class KeyedArchiver {
     /// The property list format ``finishEncoding()`` produces.
     public var outputFormat: PropertyListFormat
     private let session: ArchiveEncodingSession
-    private var top: [(key: String, uid: UID)] = []
+    /// The top-level keys and their values: UIDs of objects, or scalars stored inline.
+    private var top: [(key: String, value: ArchiveEncodingTable.Value)] = []
     private var generatedKeyCount = 0
     private var isFinished = false
 
@@ -47,26 +48,28 @@ public final class KeyedArchiver {
 
     /// Archives `value` under `key`; a key used twice keeps the last value.
     ///
-    /// Keys starting with `$` are escaped as inside objects, so they cannot collide with the keys
+    /// A number or Boolean is stored inline in `$top`, as `NSKeyedArchiver`'s `encode(_:forKey:)`
+    /// stores scalars; anything else becomes an object. Keys starting with `$` are escaped as inside objects, so they cannot collide with the keys
     /// ``encode(_:)`` generates.
     /// - Throws: `EncodingError` if the value cannot be encoded or the archiver is finished.
     public func encode<T: Encodable>(_ value: T, forKey key: String) throws {
-        try self.store(value, as: KeyedArchive.escapedKey(key))
+        try self.store(value, as: KeyedArchive.escapedKey(key), inlineScalars: true)
     }
 
-    /// Archives `value` under the next generated key: `$0`, `$1`, and so on.
+    /// Archives `value` under the next generated key: `$0`, `$1`, and so on. Like
+    /// `NSKeyedArchiver`'s `encode(_:)`, it stores even a number as an object.
     /// - Throws: `EncodingError` if the value cannot be encoded or the archiver is finished.
     public func encode<T: Encodable>(_ value: T) throws {
         let key = "$\(self.generatedKeyCount)"
         self.generatedKeyCount += 1
-        try self.store(value, as: key)
+        try self.store(value, as: key, inlineScalars: false)
     }
 
     /// Archives `value` as the root object, under the key `root` that ``KeyedArchiveDecoder`` and
     /// `NSKeyedUnarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)` read.
     /// - Throws: `EncodingError` if the value cannot be encoded or the archiver is finished.
     public func encodeRootObject<T: Encodable>(_ value: T) throws {
-        try self.store(value, as: "root")
+        try self.store(value, as: "root", inlineScalars: false)
     }
 
     /// Completes the archive and returns it as property list bytes in ``outputFormat``.
@@ -87,13 +90,20 @@ public final class KeyedArchiver {
         return try self.session.finish(top: self.top)
     }
 
-    private func store<T: Encodable>(_ value: T, as key: String) throws {
+    /// Encodes `value` under a stored top-level key: inline if `inlineScalars` and it is a scalar.
+    private func store<T: Encodable>(_ value: T, as key: String, inlineScalars: Bool) throws {
         try self.checkNotFinished(key: key)
-        let uid = try self.session.encodeObject(value, codingPath: [ArchiveCodingKey(stringValue: key)])
+        let codingPath = [ArchiveCodingKey(stringValue: key)]
+        let stored: ArchiveEncodingTable.Value =
+            if inlineScalars {
+                try self.session.encodeTopLevel(value, codingPath: codingPath)
+            } else {
+                .uid(try self.session.encodeObject(value, codingPath: codingPath).rawValue)
+            }
         if let index = self.top.firstIndex(where: { $0.key == key }) {
-            self.top[index].uid = uid
+            self.top[index].value = stored
         } else {
-            self.top.append((key, uid))
+            self.top.append((key, stored))
         }
     }
 

@@ -14,25 +14,24 @@ import Testing
 @testable import ArchiveStorage
 
 @Suite struct DurableFileTests {
-    private let directory: String = {
-        let path = NSTemporaryDirectory() + "DurableFileTests-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
-
     @Test func replaceCreatesThenReplacesAndLeavesNoTemporaryFiles() throws {
-        let path = self.directory + "/entry"
+        let temporary = TemporaryDirectory("DurableFileTests")
+        defer { temporary.remove() }
+        let directory = temporary.path
+        let path = directory + "/entry"
         #expect(try DurableFile.read(atPath: path) == nil)
         try DurableFile.replace(atPath: path, with: [1, 2, 3])
         #expect(try DurableFile.read(atPath: path) == [1, 2, 3])
         let large = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try DurableFile.replace(atPath: path, with: large)
         #expect(try DurableFile.read(atPath: path) == large)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: self.directory) == ["entry"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["entry"])
     }
 
     @Test func failuresAreTypedFileSystemErrors() throws {
-        let missingDirectory = self.directory + "/missing/entry"
+        let temporary = TemporaryDirectory("DurableFileTests")
+        defer { temporary.remove() }
+        let missingDirectory = temporary.path + "/missing/entry"
         let error = #expect(throws: ArchiveStorageError.self) {
             try DurableFile.replace(atPath: missingDirectory, with: [1])
         }

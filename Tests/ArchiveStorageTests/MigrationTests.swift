@@ -250,11 +250,26 @@ struct MigrationCat: Codable, Equatable, Sendable {
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
         unarchiver.requiresSecureCoding = false
         let root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? [String]
-        let version = unarchiver.decodeObject(forKey: "schemaVersion") as? NSNumber
         #expect(root == ["a", "b"])
-        #expect(version?.intValue == 7)
+        #expect(unarchiver.decodeInteger(forKey: "schemaVersion") == 7)
         // And plain decoders see the value as the root object.
         #expect(try KeyedArchiveDecoder().decode([String].self, from: data) == ["a", "b"])
+    }
+
+    /// The version is written inline; archives holding it as an integer object are read as well.
+    @Test func readsTheSchemaVersionInlineOrAsAnObject() throws {
+        let inline = try KeyedArchive(parsing: ArchiveMigrator([String].self, schemaVersion: 5).encode(["x"]))
+        #expect(inline.topValue(forKey: "schemaVersion") == .integer(5))
+
+        var asObject = inline
+        asObject.objects.append(.integer(5))
+        asObject.top = [
+            KeyedArchive.TopEntry(key: "root", value: inline.topValue(forKey: "root") ?? .uid(0)),
+            KeyedArchive.TopEntry(key: "schemaVersion", uid: UID(UInt64(asObject.objects.count - 1))),
+        ]
+        let source = try MigrationSource(recognizing: asObject.serialized(as: .binary))
+        #expect(source.schemaVersion == 5)
+        #expect(try source.decode([String].self) == ["x"])
     }
 
     @Test func recognisesTheSchemaVersion() throws {

@@ -691,7 +691,7 @@ private func classDictionary(_ name: String, _ chain: [String]? = nil) -> Proper
             Pets(first: owner, second: owner, others: []),
             codingPath: [ArchiveCodingKey(stringValue: "pets")]
         )
-        let archive = try session.finish(top: [("owner", ownerUID), ("pets", petsUID)])
+        let archive = try session.finish(top: [("owner", .uid(ownerUID.rawValue)), ("pets", .uid(petsUID.rawValue))])
         #expect(archive.top.map(\.key) == ["owner", "pets"])
         let pets = try archive.object(for: petsUID)
         #expect(pets["first"]?.uidValue == ownerUID)

@@ -118,6 +118,9 @@ final class ArchiverTestDogNS: NSObject, NSCoding {
             try archiver.encode(dog, forKey: "dog")
             try archiver.encode([Coordinate(latitude: 1, longitude: 2)], forKey: "places")
             try archiver.encode("first")
+            try archiver.encode(7, forKey: "count")
+            try archiver.encode(0.25, forKey: "ratio")
+            try archiver.encode(8, forKey: "count")
         }
         let direct = KeyedArchiver()
         try fill(direct)
@@ -176,6 +179,52 @@ final class ArchiverTestDogNS: NSObject, NSCoding {
         #expect(person.name == "Ann")
         #expect(person.dogName == "Rex")
         #expect(unarchiver.decodeObject(forKey: "note") as? String == "note")
+    }
+
+    /// `NSKeyedArchiver`'s `encode(_:forKey:)` stores numbers and Booleans inline in `$top` and
+    /// strings as objects; ours must write the same archive, byte for byte in XML.
+    @Test func scalarsUnderKeysAreInlineInTopAsFoundationWritesThem() throws {
+        let foundation = NSKeyedArchiver(requiringSecureCoding: false)
+        foundation.outputFormat = .xml
+        foundation.encode(42, forKey: "n")
+        foundation.encode(true, forKey: "b")
+        foundation.encode(2.5, forKey: "d")
+        foundation.encode(Float(1.5), forKey: "f")
+        foundation.encode(Int64(-7), forKey: "i64")
+        foundation.encode("hi", forKey: "s")
+        foundation.finishEncoding()
+
+        var encoder = KeyedArchiveEncoder()
+        encoder.outputFormat = .xml
+        let archiver = KeyedArchiver(encoder: encoder)
+        try archiver.encode(42, forKey: "n")
+        try archiver.encode(true, forKey: "b")
+        try archiver.encode(2.5, forKey: "d")
+        try archiver.encode(Float(1.5), forKey: "f")
+        try archiver.encode(Int64(-7), forKey: "i64")
+        try archiver.encode("hi", forKey: "s")
+        let ours = try archiver.finishEncoding()
+        #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation.encodedData, as: UTF8.self))
+
+        let archive = try KeyedArchive(parsing: ours)
+        #expect(archive.topValue(forKey: "n") == .integer(42))
+        // XML keeps no difference between 32- and 64-bit reals.
+        #expect(archive.topValue(forKey: "f") == .real(1.5))
+        #expect(archive.objects == ["$null", "hi"])
+        let unarchiver = KeyedUnarchiver(archive: archive)
+        #expect(try unarchiver.decode(Int.self, forKey: "n") == 42)
+        #expect(try unarchiver.decode(Bool.self, forKey: "b"))
+        #expect(try unarchiver.decode(Float.self, forKey: "f") == 1.5)
+        #expect(try unarchiver.decode(Int64.self, forKey: "i64") == -7)
+
+        // The root object and generated keys stay objects, as `archivedData(withRootObject:)` and
+        // `encode(_:)` store an `NSNumber`.
+        let rooted = KeyedArchiver()
+        try rooted.encodeRootObject(3)
+        try rooted.encode(4)
+        let rootedArchive = try rooted.finishArchive()
+        #expect(rootedArchive.top.map(\.uid) == [UID(1), UID(2)])
+        #expect(rootedArchive.objects == ["$null", 3, 4])
     }
 
     @Test func foundationsSeveralKeysDecodeWithoutRegistration() throws {

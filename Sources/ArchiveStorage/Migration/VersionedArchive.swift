@@ -13,11 +13,11 @@ import KeyedArchiving
 import PropertyLists
 
 /// The current stored format: a keyed archive whose `$top` has exactly two keys, the value under
-/// `root` and its schema version, an integer object, under `schemaVersion`.
+/// `root` and its schema version, an integer stored inline, under `schemaVersion`.
 ///
-/// Both are ordinary top-level objects, so `KeyedArchiveDecoder` and Apple's `NSKeyedUnarchiver`
-/// read the value as the root object and ignore the version, and
-/// `decodeObject(forKey: "schemaVersion")` returns it as an `NSNumber`.
+/// `KeyedArchiveDecoder` and Apple's `NSKeyedUnarchiver` read the value as the root object and
+/// ignore the version, and `decodeInteger(forKey: "schemaVersion")` returns it, as it does for
+/// `NSKeyedArchiver`'s `encode(_:forKey:)` of an integer.
 enum VersionedArchive {
     /// The `$top` key of the schema version.
     static let versionKey = "schemaVersion"
@@ -41,9 +41,9 @@ enum VersionedArchive {
 
     /// The schema version of an archive in this format, or `nil` for any other archive.
     ///
-    /// The version is an integer object, as ``encode(_:schemaVersion:encoder:)`` writes it, or an
-    /// integer stored inline in `$top`, as Apple's `NSKeyedArchiver` writes
-    /// `encode(_:forKey:)` of an integer.
+    /// The version is an integer stored inline in `$top`, as ``encode(_:schemaVersion:encoder:)``
+    /// and Apple's `NSKeyedArchiver` write `encode(_:forKey:)` of an integer, or an integer object,
+    /// as this package wrote it before.
     static func schemaVersion(of archive: KeyedArchive) -> Int? {
         guard archive.top.count == 2, archive.topUID(forKey: "root") != nil,
             let entry = archive.topValue(forKey: Self.versionKey)

@@ -92,20 +92,34 @@ internal final class ArchiveEncodingSession {
         return try self.encode(value, parent: ArchiveEncodingParent(parent), key: codingPath.last)
     }
 
+    /// Encodes a value stored under a top-level key of an archiver: a number or Boolean inline, as
+    /// `NSKeyedArchiver`'s `encode(_:forKey:)` stores scalars in `$top`, anything else as an object.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - codingPath: The path reported in errors: the top-level key.
+    /// - Returns: The scalar, or the UID of the object (see ``encodeObject(_:codingPath:)``).
+    /// - Throws: `EncodingError.invalidValue`, or whatever the value's `encode(to:)` throws.
+    func encodeTopLevel<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> ArchiveEncodingTable.Value {
+        if let scalar = Self.scalarValue(value) { return scalar }
+        return .uid(try self.encodeObject(value, codingPath: codingPath).rawValue)
+    }
+
     /// Completes the archive: flushes escaped encoders, then releases everything the session holds.
-    /// - Parameter top: The top-level keys and the UIDs returned by ``encodeObject(_:codingPath:)``.
+    /// - Parameter top: The top-level keys and their values: UIDs returned by
+    ///   ``encodeObject(_:codingPath:)``, or scalars stored inline.
     /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.
-    func finish(top: [(key: String, uid: UID)]) throws -> KeyedArchive {
+    func finish(top: [(key: String, value: ArchiveEncodingTable.Value)]) throws -> KeyedArchive {
         defer { self.close() }
         try self.flushEscapedEncoders()
-        return KeyedArchive(top: top, objects: self.table.propertyListObjects)
+        let entries = top.map { KeyedArchive.TopEntry(key: $0.key, value: self.table.builder.propertyList($0.value)) }
+        return KeyedArchive(top: entries, objects: self.table.propertyListObjects)
     }
 
     /// Completes the archive as ``finish(top:)`` does, and returns it as a binary property list:
     /// the bytes `finish(top:).serialized(as: .binary)` returns, written without building the tree.
-    /// - Parameter top: The top-level keys and the UIDs returned by ``encodeObject(_:codingPath:)``.
+    /// - Parameter top: The top-level keys and their values, as for ``finish(top:)``.
     /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.
-    func finishBinary(top: [(key: String, uid: UID)]) throws -> Data {
+    func finishBinary(top: [(key: String, value: ArchiveEncodingTable.Value)]) throws -> Data {
         defer { self.close() }
         try self.flushEscapedEncoders()
         return self.table.binaryPropertyList(top: top)

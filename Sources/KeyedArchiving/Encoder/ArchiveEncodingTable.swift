@@ -276,18 +276,18 @@ internal struct ArchiveEncodingTable {
     /// Encodes the archive as a binary property list, as `KeyedArchive(top:objects:).serialized()`
     /// would: `$version`, `$archiver`, `$top`, `$objects`. The table is complete afterwards: the
     /// containers this appends are not objects.
-    /// - Parameter top: The top-level keys and their objects; a repeated key keeps its first
-    ///   position and its last UID.
-    mutating func binaryPropertyList(top: [(key: String, uid: UID)]) -> Data {
+    /// - Parameter top: The top-level keys and their values (UIDs, or scalars stored inline); a
+    ///   repeated key keeps its first position and its last value.
+    mutating func binaryPropertyList(top: [(key: String, value: Value)]) -> Data {
         var topKeys: [Key] = []
         var topValues: [Value] = []
         for entry in top {
             let key = self.key(entry.key)
             if let index = topKeys.firstIndex(where: { $0.canonical == key.canonical }) {
-                topValues[index] = .uid(entry.uid.rawValue)
+                topValues[index] = entry.value
             } else {
                 topKeys.append(key)
-                topValues.append(.uid(entry.uid.rawValue))
+                topValues.append(entry.value)
             }
         }
         let topDictionary = self.builder.dictionary(keys: topKeys.map { .string(id: $0.id) }, values: topValues)

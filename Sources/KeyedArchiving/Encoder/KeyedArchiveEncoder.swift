@@ -80,7 +80,7 @@ public struct KeyedArchiveEncoder: Sendable {
         let session = ArchiveEncodingSession(options: self.options)
         defer { session.close() }
         let uid = try session.encodeObject(value)
-        return try session.finishBinary(top: [(key: "root", uid: uid)])
+        return try session.finishBinary(top: [(key: "root", value: .uid(uid.rawValue))])
     }
 
     /// Encodes a value as a keyed archive model, to inspect or extend before serializing.
@@ -92,7 +92,7 @@ public struct KeyedArchiveEncoder: Sendable {
         let session = ArchiveEncodingSession(options: self.options)
         defer { session.close() }
         let uid = try session.encodeObject(value)
-        return try session.finish(top: [(key: "root", uid: uid)])
+        return try session.finish(top: [(key: "root", value: .uid(uid.rawValue))])
     }
 
     /// The options an encoding session runs with.
