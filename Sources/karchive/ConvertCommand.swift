@@ -98,7 +98,7 @@ struct ConvertCommand: ParsableCommand {
             }
             return
         }
-        try self.input.forEachInput { _, bytes in
+        try self.input.forEachInput(limits: limits) { _, bytes in
             if let output = self.output, output != "-" {
                 try FileIO.withNewFile(atPath: output) { sink in try self.convert(bytes, limits: limits, to: sink) }
             } else {

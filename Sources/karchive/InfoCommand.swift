@@ -37,7 +37,7 @@ struct InfoCommand: ParsableCommand {
         let console = Console.current
         let showsHeaders = self.input.files.count > 1
         var printedAny = false
-        try self.input.forEachInput { file, bytes in
+        try self.input.forEachInput(limits: self.limits.limits) { file, bytes in
             let info = try ArchiveInfo(bytes: bytes, limits: self.limits.limits)
             if showsHeaders {
                 try console.outputLine((printedAny ? "\n" : "") + "==> \(file.displayName) <==")

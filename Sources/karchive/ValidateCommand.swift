@@ -48,7 +48,7 @@ struct ValidateCommand: ParsableCommand {
             allowsCycles: self.allowCycles,
             limits: self.limits.limits
         )
-        try self.input.forEachInput { file, bytes in
+        try self.input.forEachInput(limits: self.limits.limits) { file, bytes in
             let findings = validator.validate(bytes: bytes)
             guard !findings.isEmpty else {
                 try console.outputLine("\(file.displayName): valid")

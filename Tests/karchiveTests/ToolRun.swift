@@ -33,7 +33,7 @@ func runTool(_ arguments: [String], standardInput: [UInt8] = []) throws -> ToolR
     let output = CapturingSink()
     let errors = CapturingSink()
     let console = Console(
-        readStandardInput: { standardInput },
+        readStandardInput: { _ in standardInput },
         standardOutput: output,
         standardError: errors
     )

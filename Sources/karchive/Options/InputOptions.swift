@@ -27,15 +27,18 @@ struct InputOptions: ParsableArguments {
     /// Reads each input in turn and passes its bytes to `body`, reporting each failure as one
     /// `karchive: FILE: reason` line on standard error and carrying on with the next input.
     ///
-    /// - Parameter body: Handles one input. Errors it throws are reported against the input, or
-    ///   against the file named in a ``FileError``; an `ExitCode` marks a failure it reported itself.
+    /// - Parameters:
+    ///   - limits: The bounds to read with; an input longer than their `maximumInputSize` fails
+    ///     before it is read whole.
+    ///   - body: Handles one input. Errors it throws are reported against the input, or against
+    ///     the file named in a ``FileError``; an `ExitCode` marks a failure it reported itself.
     /// - Throws: `ExitCode.failure` once every input has been handled, if any of them failed.
-    func forEachInput(_ body: (InputFile, [UInt8]) throws -> Void) throws(ExitCode) {
-        try self.eachInput { input in try body(input, try input.read()) }
+    func forEachInput(limits: PropertyListLimits, _ body: (InputFile, [UInt8]) throws -> Void) throws(ExitCode) {
+        try self.eachInput { input in try body(input, try input.read(limit: limits.maximumInputSize)) }
     }
 
     /// Reads and parses each input in turn and passes it to `body`, reporting failures as
-    /// ``forEachInput(_:)`` does. The bytes read are released once parsed, so a large input is not
+    /// ``forEachInput(limits:_:)`` does. The bytes read are released once parsed, so a large input is not
     /// held twice while `body` works on it.
     ///
     /// - Parameters:
@@ -80,13 +83,15 @@ struct InputFile: Hashable, Sendable {
     /// The name to show in headers and messages.
     var displayName: String { self.isStandardInput ? Self.standardInputName : self.path }
 
-    /// Reads the whole input.
-    /// - Throws: ``FileError`` if the file cannot be opened or read.
-    func read() throws(FileError) -> [UInt8] {
-        if self.isStandardInput {
-            return try Console.current.readStandardInput()
-        }
-        return try FileIO.readFile(atPath: self.path)
+    /// Reads the whole input, failing without reading it all if it is longer than `limit` bytes.
+    /// - Throws: ``FileError`` if the file cannot be opened or read; `PropertyListError` with
+    ///   `sizeLimitExceeded` if it is longer than `limit`.
+    func read(limit: Int) throws -> [UInt8] {
+        let bytes =
+            self.isStandardInput
+            ? try Console.current.readStandardInput(limit) : try FileIO.readFile(atPath: self.path, limit: limit)
+        guard bytes.count <= limit else { throw FileIO.inputTooLarge("\(bytes.count) bytes", limit: limit) }
+        return bytes
     }
 }
 
@@ -103,7 +108,8 @@ struct ParsedInput {
     /// - Throws: ``FileError`` if it cannot be read, `PropertyListError` if it is not a property list
     ///   or exceeds `limits`.
     init(file: InputFile, limits: PropertyListLimits) throws {
-        (self.value, self.format) = try PropertyListValue.parse(try file.read(), limits: limits)
+        let bytes = try file.read(limit: limits.maximumInputSize)
+        (self.value, self.format) = try PropertyListValue.parse(bytes, limits: limits)
         self.file = file
     }
 }

@@ -13,8 +13,8 @@
 /// Commands never call `print`; they write through ``current``, which tests bind with
 /// `Console.$current.withValue(…)`.
 struct Console: Sendable {
-    /// Reads all of standard input.
-    var readStandardInput: @Sendable () throws(FileError) -> [UInt8]
+    /// Reads all of standard input, failing once it passes the byte limit given.
+    var readStandardInput: @Sendable (_ limit: Int) throws -> [UInt8]
     /// Where results go.
     var standardOutput: any OutputSink
     /// Where diagnostics go.
@@ -22,8 +22,8 @@ struct Console: Sendable {
 
     /// The process's own standard streams.
     static let process = Console(
-        readStandardInput: { () throws(FileError) in
-            try FileIO.readAll(from: FileIO.standardInput, name: InputFile.standardInputName)
+        readStandardInput: { limit in
+            try FileIO.readAll(from: FileIO.standardInput, name: InputFile.standardInputName, limit: limit)
         },
         standardOutput: FileDescriptorSink(descriptor: FileIO.standardOutput, name: "<stdout>"),
         standardError: FileDescriptorSink(descriptor: FileIO.standardError, name: "<stderr>")

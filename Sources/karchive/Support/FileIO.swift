@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import PropertyLists
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -41,17 +43,32 @@ enum FileIO {
     /// The file descriptor of standard error.
     static let standardError: Int32 = 2
 
-    /// Reads the whole file at `path`.
-    static func readFile(atPath path: String) throws(FileError) -> [UInt8] {
+    /// Reads the whole file at `path`, refusing, before reading it, a regular file longer than
+    /// `limit` bytes, and stopping any other file as soon as it passes `limit`.
+    /// - Throws: ``FileError`` if the file cannot be opened or read; `PropertyListError` with
+    ///   `sizeLimitExceeded` if it is longer than `limit`.
+    static func readFile(atPath path: String, limit: Int) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError(path: path, code: errno) }
         defer { _ = close(descriptor) }
-        return try readAll(from: descriptor, name: path)
+        var status = stat()
+        var expectedSize = 0
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            let size = Int(status.st_size)
+            if size > limit { throw Self.inputTooLarge("\(size) bytes", limit: limit) }
+            expectedSize = size
+        }
+        return try readAll(from: descriptor, name: path, limit: limit, expectedSize: expectedSize)
     }
 
-    /// Reads from `descriptor` until the end of the file.
-    static func readAll(from descriptor: Int32, name: String) throws(FileError) -> [UInt8] {
+    /// Reads from `descriptor` until the end of the file, or until more than `limit` bytes came.
+    /// - Parameter expectedSize: The size to reserve room for, if known.
+    /// - Throws: ``FileError`` if reading fails; `PropertyListError` with `sizeLimitExceeded` once
+    ///   more than `limit` bytes have been read.
+    static func readAll(from descriptor: Int32, name: String, limit: Int, expectedSize: Int = 0) throws -> [UInt8] {
         var result: [UInt8] = []
+        // One more byte than expected, so that reaching the end takes no reallocation.
+        result.reserveCapacity(min(expectedSize, limit) + 1)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -61,7 +78,13 @@ enum FileIO {
             }
             if count == 0 { return result }
             result.append(contentsOf: chunk[..<count])
+            if result.count > limit { throw Self.inputTooLarge("more than \(limit) bytes", limit: limit) }
         }
+    }
+
+    /// The error for an input over `--max-input-size`, as the readers word it.
+    static func inputTooLarge(_ size: String, limit: Int) -> PropertyListError {
+        PropertyListError(.sizeLimitExceeded, reason: "input of \(size) exceeds the limit of \(limit)")
     }
 
     /// Passes `body` a sink that writes to the file at `path`, closing it after. The file is
