@@ -10,10 +10,20 @@
 
 /// A coding path as a persistent linked list: pushing a key is one allocation, and the
 /// `[any CodingKey]` array is built only when asked for (usually for an error).
-internal final class CodingPathNode: Sendable {
-    let parent: CodingPathNode?
-    let key: (any CodingKey)?
-    let depth: Int
+///
+/// A node never changes while anything but its creator refers to it: the decoder reuses a node
+/// only once `isKnownUniquelyReferenced` shows that nothing else holds it (see ``reset(parent:key:)``),
+/// and never the shared ``root``. That is what makes the unchecked `Sendable` sound.
+internal final class CodingPathNode: @unchecked Sendable {
+    // No access to these overlaps another, and `@exclusivity(unchecked)` drops the dynamic checks,
+    // which cost more than reusing the node saves.
+
+    /// The path this node extends; `nil` for the root.
+    @exclusivity(unchecked) private(set) var parent: CodingPathNode?
+    /// The last key of the path; `nil` for the root.
+    @exclusivity(unchecked) private(set) var key: (any CodingKey)?
+    /// The number of keys in the path.
+    @exclusivity(unchecked) private(set) var depth: Int
 
     /// The empty path.
     static let root = CodingPathNode()
@@ -39,6 +49,16 @@ internal final class CodingPathNode: Sendable {
     func appending(_ key: (any CodingKey)?) -> CodingPathNode {
         guard let key else { return self }
         return CodingPathNode(parent: self, key: key)
+    }
+
+    /// Makes this node the path `parent` extended by `key`, saving an allocation.
+    ///
+    /// Only for a node that nothing else refers to: its owner must have checked it with
+    /// `isKnownUniquelyReferenced`.
+    func reset(parent: CodingPathNode, key: any CodingKey) {
+        self.parent = parent
+        self.key = key
+        self.depth = parent.depth + 1
     }
 
     /// The keys from the root.

@@ -20,6 +20,17 @@ internal protocol ArchiveDecodableCollection {
     init(archiveDecoder decoder: _ArchiveDecoder) throws
 }
 
+extension ArchiveDecodableCollection {
+    /// Decodes the collection from the decoder's current object, as `T`, which is `Self` when the
+    /// caller found this conformance as `T`'s: then a bit cast spares a dynamic cast.
+    @inline(__always)
+    static func decode<T>(from decoder: _ArchiveDecoder, as type: T.Type) throws -> T {
+        let value = try Self(archiveDecoder: decoder)
+        guard T.self == Self.self else { return value as! T }
+        return _ArchiveDecoder.exactly(value, as: type)
+    }
+}
+
 extension Dictionary: ArchiveDecodableCollection where Key: Decodable, Value: Decodable {
     init(archiveDecoder decoder: _ArchiveDecoder) throws {
         self = try decoder.decodeDictionary(Key.self, Value.self)
@@ -28,6 +39,12 @@ extension Dictionary: ArchiveDecodableCollection where Key: Decodable, Value: De
 
 extension Array: ArchiveDecodableCollection where Element: Decodable {
     init(archiveDecoder decoder: _ArchiveDecoder) throws {
+        // Arrays of strings, the commonest, get a loop specialized for them. The types are equal,
+        // so the bit cast is exact; `as!` would cast element by element at run time.
+        if Element.self == String.self {
+            self = _ArchiveDecoder.exactly(try decoder.decodeStringArray(), as: Self.self)
+            return
+        }
         // The loop is written here, not in a helper taking closures: in unspecialized code, only
         // `Self` carries the array's metadata without a runtime lookup per element.
         let elements = try decoder.currentElements()

@@ -94,6 +94,17 @@ extension _ArchiveDecoder {
         return try self.decode(E.self, stored: elements[index], at: position)
     }
 
+    /// Decodes the current array or set object as an array of strings.
+    func decodeStringArray() throws -> [String] {
+        let elements = try self.currentElements()
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for index in elements.indices {
+            strings.append(try self.decodeElement(String.self, at: index, of: elements))
+        }
+        return strings
+    }
+
     /// The keys and values of an `NSDictionary`, as stored (usually UIDs).
     func dictionaryPairs(
         of dictionary: PropertyListDictionary,

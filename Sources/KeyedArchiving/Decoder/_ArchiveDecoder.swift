@@ -30,6 +30,12 @@ internal final class _ArchiveDecoder: Decoder {
     @exclusivity(unchecked) private(set) var uid: UID?
     /// The coding path of ``object``.
     @exclusivity(unchecked) private(set) var codingPathNode: CodingPathNode
+    /// Nodes of composite values, by the depth of their parent, kept for reuse: a composite's node
+    /// is usually let go when the value is decoded, and the next value at that depth takes it over.
+    @exclusivity(unchecked) private var nodePool: [CodingPathNode] = []
+
+    /// How many depths ``nodePool`` serves; deeper values allocate their nodes.
+    private static var nodePoolLimit: Int { 32 }
 
     init(session: ArchiveDecodingSession, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) {
         self.session = session
@@ -63,12 +69,7 @@ internal final class _ArchiveDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        _ArchiveSingleValueDecodingContainer(
-            decoder: self,
-            object: self.object,
-            uid: self.uid,
-            codingPath: self.codingPathNode
-        )
+        _ArchiveSingleValueDecodingContainer(decoder: self)
     }
 }
 
@@ -108,25 +109,50 @@ extension _ArchiveDecoder {
         if let uid, uid.rawValue == 0, T.self == String.self || T.self == URL.self || T.self == UUID.self {
             throw self.mismatch(type, object: object, uid: uid, at: position)
         }
-        // The metatype checks fold away when T is known at compile time. `as!` cannot fail after them.
-        if T.self == String.self { return try self.unboxString(object, uid: uid, at: position) as! T }
-        if T.self == Int.self { return try self.unboxInteger(Int.self, object, uid: uid, at: position) as! T }
-        if T.self == Double.self { return try self.unboxDouble(object, uid: uid, at: position) as! T }
-        if T.self == Bool.self { return try self.unboxBool(object, uid: uid, at: position) as! T }
-        if T.self == Date.self { return try self.unboxDate(object, uid: uid, at: position) as! T }
-        if T.self == Data.self { return try self.unboxData(object, uid: uid, at: position) as! T }
-        if T.self == Float.self { return try self.unboxFloat(object, uid: uid, at: position) as! T }
-        if T.self == Int64.self { return try self.unboxInteger(Int64.self, object, uid: uid, at: position) as! T }
-        if T.self == UInt64.self { return try self.unboxInteger(UInt64.self, object, uid: uid, at: position) as! T }
-        if T.self == Int32.self { return try self.unboxInteger(Int32.self, object, uid: uid, at: position) as! T }
-        if T.self == UInt32.self { return try self.unboxInteger(UInt32.self, object, uid: uid, at: position) as! T }
-        if T.self == Int16.self { return try self.unboxInteger(Int16.self, object, uid: uid, at: position) as! T }
-        if T.self == UInt16.self { return try self.unboxInteger(UInt16.self, object, uid: uid, at: position) as! T }
-        if T.self == Int8.self { return try self.unboxInteger(Int8.self, object, uid: uid, at: position) as! T }
-        if T.self == UInt8.self { return try self.unboxInteger(UInt8.self, object, uid: uid, at: position) as! T }
-        if T.self == UInt.self { return try self.unboxInteger(UInt.self, object, uid: uid, at: position) as! T }
-        if T.self == UUID.self { return try self.unboxUUID(object, uid: uid, at: position) as! T }
-        if T.self == URL.self { return try self.unboxURL(object, uid: uid, at: position) as! T }
+        // The metatype checks fold away when T is known at compile time. After each, the value is
+        // a T, and `exactly` hands it over without the dynamic cast `as!` costs in generic code.
+        if T.self == String.self {
+            return try Self.exactly(self.unboxString(object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == Int.self {
+            return try Self.exactly(self.unboxInteger(Int.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == Double.self {
+            return try Self.exactly(self.unboxDouble(object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == Bool.self { return try Self.exactly(self.unboxBool(object, uid: uid, at: position), as: T.self) }
+        if T.self == Date.self { return try Self.exactly(self.unboxDate(object, uid: uid, at: position), as: T.self) }
+        if T.self == Data.self { return try Self.exactly(self.unboxData(object, uid: uid, at: position), as: T.self) }
+        if T.self == Float.self { return try Self.exactly(self.unboxFloat(object, uid: uid, at: position), as: T.self) }
+        if T.self == Int64.self {
+            return try Self.exactly(self.unboxInteger(Int64.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == UInt64.self {
+            return try Self.exactly(self.unboxInteger(UInt64.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == Int32.self {
+            return try Self.exactly(self.unboxInteger(Int32.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == UInt32.self {
+            return try Self.exactly(self.unboxInteger(UInt32.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == Int16.self {
+            return try Self.exactly(self.unboxInteger(Int16.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == UInt16.self {
+            return try Self.exactly(self.unboxInteger(UInt16.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == Int8.self {
+            return try Self.exactly(self.unboxInteger(Int8.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == UInt8.self {
+            return try Self.exactly(self.unboxInteger(UInt8.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == UInt.self {
+            return try Self.exactly(self.unboxInteger(UInt.self, object, uid: uid, at: position), as: T.self)
+        }
+        if T.self == UUID.self { return try Self.exactly(self.unboxUUID(object, uid: uid, at: position), as: T.self) }
+        if T.self == URL.self { return try Self.exactly(self.unboxURL(object, uid: uid, at: position), as: T.self) }
         return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: reentrant)
     }
 
@@ -159,7 +185,7 @@ extension _ArchiveDecoder {
                 throw self.cycle(objectUID, at: position)
             }
         }
-        let node = position.node
+        let node = self.node(at: position)
         guard node.depth <= self.session.maximumDepth else {
             throw self.depthExceeded(object: object, uid: uid, at: position)
         }
@@ -182,7 +208,7 @@ extension _ArchiveDecoder {
 
         let value: T
         if let collectionType = typeInfo.collectionType {
-            value = try collectionType.init(archiveDecoder: self) as! T
+            value = try collectionType.decode(from: self, as: T.self)
         } else {
             value = try T(from: self)
         }
@@ -194,6 +220,46 @@ extension _ArchiveDecoder {
 }
 
 // MARK: - Helpers for the containers
+
+extension _ArchiveDecoder {
+    /// Returns `value` as `T`, which the caller has checked is `V`'s own type.
+    ///
+    /// In unspecialized code `as!` makes a dynamic cast at run time, a cost a decoder pays for
+    /// every value; between identical types the bit cast is exact.
+    @inline(__always)
+    static func exactly<V, T>(_ value: V, as _: T.Type) -> T {
+        unsafeBitCast(value, to: T.self)
+    }
+
+    /// The coding path node of the value at `position`, from ``nodePool`` when the pooled node at
+    /// that depth is no longer in use.
+    @inline(__always)
+    private func node(at position: ArchiveDecodingPosition) -> CodingPathNode {
+        guard let key = position.key else { return position.parent }
+        let slot = position.parent.depth
+        guard slot < self.nodePool.count else { return self.addPooledNode(at: position) }
+        if isKnownUniquelyReferenced(&self.nodePool[slot]) {
+            let node = self.nodePool[slot]
+            node.reset(parent: position.parent, key: key)
+            return node
+        }
+        let node = position.parent.appending(key)
+        self.nodePool[slot] = node
+        return node
+    }
+
+    /// Makes the node of the value at `position`, growing ``nodePool`` to its depth. Slots that
+    /// the growth skips share the node, so they are replaced when they are first needed.
+    @inline(never)
+    private func addPooledNode(at position: ArchiveDecodingPosition) -> CodingPathNode {
+        let node = position.node
+        let slot = position.parent.depth
+        if slot < Self.nodePoolLimit {
+            while self.nodePool.count <= slot { self.nodePool.append(node) }
+        }
+        return node
+    }
+}
 
 extension _ArchiveDecoder {
     /// Resolves a stored value: a UID becomes its object; an inline value stays as it is.

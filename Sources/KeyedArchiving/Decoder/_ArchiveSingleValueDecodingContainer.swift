@@ -12,29 +12,30 @@ import PropertyLists
 
 /// A single value container over the current object: decoding from it is transparent, so a type
 /// that wraps a single value decodes from the value itself.
+///
+/// The container holds only the decoder and reads its current object, which is the container's
+/// own for as long as the `init(from:)` that asked for it runs (nested values restore it when they
+/// are done). One reference fits in an existential's inline buffer, so making the container
+/// allocates nothing.
 internal struct _ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
     private let decoder: _ArchiveDecoder
-    private let object: PropertyListValue
-    private let uid: UID?
-    private let codingPathNode: CodingPathNode
 
-    init(decoder: _ArchiveDecoder, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) {
+    /// Creates a container over the decoder's current object.
+    init(decoder: _ArchiveDecoder) {
         self.decoder = decoder
-        self.object = object
-        self.uid = uid
-        self.codingPathNode = codingPath
     }
 
-    var codingPath: [any CodingKey] { self.codingPathNode.path }
+    var codingPath: [any CodingKey] { self.decoder.codingPathNode.path }
 
     func decodeNil() -> Bool {
-        self.decoder.isNil(self.object, uid: self.uid)
+        self.decoder.isNil(self.decoder.object, uid: self.decoder.uid)
     }
 
     @inline(__always)
     private func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: nil, owner: nil)
-        return try self.decoder.decode(type, object: self.object, uid: self.uid, at: position, reentrant: true)
+        let decoder = self.decoder
+        let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
+        return try decoder.decode(type, object: decoder.object, uid: decoder.uid, at: position, reentrant: true)
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
