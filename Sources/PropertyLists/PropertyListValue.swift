@@ -134,6 +134,14 @@ extension PropertyListValue {
                 reason: "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize)"
             )
         }
+        // Contiguous input (`Data`, arrays) is read in place, without a copy.
+        let inPlace = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(PropertyListError) -> PropertyListValue? in
+                guard PropertyListFormat(detecting: buffer.prefix(64)) == .binary else { return nil }
+                return try BinaryPropertyListReader.topLevelValue(of: buffer, limits: limits)
+            }
+        }
+        if let value = try inPlace?.get() { return (value, .binary) }
         let array = ByteInput.array(bytes)
         switch PropertyListFormat(detecting: array.prefix(64)) {
         case .binary:

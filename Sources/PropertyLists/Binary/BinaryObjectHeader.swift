@@ -32,6 +32,53 @@ internal struct ObjectHeader {
     /// The element count: bytes, characters, or entries.
     var count: Int = 0
 
+    /// Creates a header whose fields a caller has decoded and checked itself.
+    @inline(__always)
+    init(kind: Kind, payload: Int, count: Int) {
+        self.kind = kind
+        self.payload = payload
+        self.count = count
+    }
+
+    /// Decodes the marker of a data, string or container object whose count is in the marker or
+    /// in a one-byte integer after it, the forms writers use for all but long values; `nil` for
+    /// any other object, and for one that fails a check, which the throwing initializer then
+    /// reports. The checks are the throwing initializer's.
+    @inline(__always)
+    init?(variableLength bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int, referenceSize: Int) {
+        let marker = bytes[offset]
+        let elementSize: Int
+        switch marker >> 4 {
+        case 0x4:
+            self.kind = .data
+            elementSize = 1
+        case 0x5:
+            self.kind = .asciiString
+            elementSize = 1
+        case 0x6:
+            self.kind = .utf16String
+            elementSize = 2
+        case 0xA:
+            self.kind = .array
+            elementSize = referenceSize
+        case 0xD:
+            self.kind = .dictionary
+            elementSize = 2 * referenceSize
+        default:
+            return nil
+        }
+        var payload = offset + 1
+        var count = Int(marker & 0x0F)
+        if count == 0x0F {
+            guard end - payload >= 2, bytes[payload] == 0x10 else { return nil }
+            count = Int(bytes[payload + 1])
+            payload += 2
+        }
+        guard count <= (end - payload) / elementSize else { return nil }
+        self.payload = payload
+        self.count = count
+    }
+
     /// Decodes the marker at `offset`, checking that the whole object lies before `end`.
     @inline(__always)
     init(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int, referenceSize: Int) throws(PropertyListError) {
@@ -154,13 +201,23 @@ internal struct ObjectHeader {
         PropertyListError(.invalidMarker, offset: offset, reason: String(format16: marker, prefix: "marker 0x"))
     }
 
+    /// Reads a big-endian unsigned integer of `width` (1...8) bytes; the caller has checked bounds.
+    /// The widths offsets and references use read in one load.
     @inline(__always)
     static func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, width: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in offset..<(offset + width) {
-            value = value << 8 | UInt64(bytes[index])
+        let raw = UnsafeRawBufferPointer(bytes)
+        switch width {
+        case 1: return UInt64(bytes[offset])
+        case 2: return UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self).bigEndian)
+        case 4: return UInt64(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
+        case 8: return raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).bigEndian
+        default:
+            var value: UInt64 = 0
+            for index in offset..<(offset + width) {
+                value = value << 8 | UInt64(bytes[index])
+            }
+            return value
         }
-        return value
     }
 
     /// Decodes an integer payload: 1, 2 and 4 bytes unsigned, 8 bytes signed, 16 bytes signed 128-bit.
@@ -195,32 +252,102 @@ internal struct ObjectHeader {
     ) throws(PropertyListError) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
         if !isUTF16 {
-            var high: UInt8 = 0
-            for byte in slice { high |= byte }
-            guard high < 0x80 else {
+            guard Self.isASCII(slice) else {
                 throw PropertyListError(
                     .invalidString,
                     offset: range.lowerBound,
                     reason: "non-ASCII byte in an ASCII string"
                 )
             }
-            return String(decoding: slice, as: UTF8.self)
+            // Checked ASCII: copy the bytes in; the string's own check of them is a fast one.
+            return String(unsafeUninitializedCapacity: slice.count) { utf8 in
+                _ = utf8.initialize(fromContentsOf: slice)
+                return slice.count
+            }
         }
         return Self.transcodeUTF16BigEndian(slice)
+    }
+
+    /// Whether every byte is below 0x80, checked eight at a time.
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var high: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < raw.count {
+            high |= UInt64(raw[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// Whether the four UTF-16BE code units from unit `index` on are all below 0x80.
+    @inline(__always)
+    private static func areASCII(_ bytes: UnsafeBufferPointer<UInt8>, fourUnitsAt index: Int) -> Bool {
+        // In memory order each unit is a high byte, which must be 0, then a low byte below 0x80.
+        let word = UInt64(
+            littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: 2 * index, as: UInt64.self)
+        )
+        return word & 0x80FF_80FF_80FF_80FF == 0
+    }
+
+    /// The number of UTF-8 bytes ``transcodeUTF16BigEndian(_:)`` writes for `bytes`.
+    @inline(__always)
+    private static func utf8Count(ofUTF16BigEndian bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let units = bytes.count / 2
+        var count = 0
+        var index = 0
+        while index < units {
+            if index + 4 <= units, Self.areASCII(bytes, fourUnitsAt: index) {
+                count += 4
+                index += 4
+                continue
+            }
+            let unit = UInt32(bytes[2 * index]) << 8 | UInt32(bytes[2 * index + 1])
+            index += 1
+            if unit < 0x80 {
+                count += 1
+            } else if unit < 0x800 {
+                count += 2
+            } else if unit >= 0xD800, unit < 0xDC00, index < units,
+                case let low = UInt32(bytes[2 * index]) << 8 | UInt32(bytes[2 * index + 1]), low >= 0xDC00, low < 0xE000
+            {
+                count += 4
+                index += 1
+            } else {
+                // Other BMP scalars, and unpaired surrogates written as U+FFFD.
+                count += 3
+            }
+        }
+        return count
     }
 
     /// Builds a `String` straight from UTF-16BE bytes, writing UTF-8 into the string's own storage;
     /// an unpaired surrogate becomes U+FFFD.
     private static func transcodeUTF16BigEndian(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let units = bytes.count / 2
-        // Each UTF-16 code unit becomes at most three UTF-8 bytes (a surrogate pair, two units, four).
-        return String(unsafeUninitializedCapacity: units * 3) { utf8 in
+        // The exact length lets a short result take the small-string path, with no allocation.
+        return String(unsafeUninitializedCapacity: Self.utf8Count(ofUTF16BigEndian: bytes)) { utf8 in
             var written = 0
             var index = 0
             @inline(__always) func unit(_ at: Int) -> UInt32 {
                 UInt32(bytes[2 * at]) << 8 | UInt32(bytes[2 * at + 1])
             }
             while index < units {
+                if index + 4 <= units, Self.areASCII(bytes, fourUnitsAt: index) {
+                    // The low bytes of the four units are the four characters.
+                    utf8[written] = bytes[2 * index + 1]
+                    utf8[written + 1] = bytes[2 * index + 3]
+                    utf8[written + 2] = bytes[2 * index + 5]
+                    utf8[written + 3] = bytes[2 * index + 7]
+                    written += 4
+                    index += 4
+                    continue
+                }
                 var scalar = unit(index)
                 index += 1
                 if scalar >= 0xD800, scalar < 0xE000 {

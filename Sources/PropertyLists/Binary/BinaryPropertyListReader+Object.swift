@@ -177,9 +177,7 @@ extension BinaryPropertyListReader {
     public func value(at index: Int) throws(PropertyListError) -> PropertyListValue {
         _ = try self.offset(ofObject: index)
         return try self.bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
-            var builder = BinaryTreeBuilder(reader: self, buffer: buffer)
-            var size = 0
-            return try builder.value(at: index, addingSizeTo: &size)
+            try self.layout.buildValue(at: index, limits: self.limits, buffer: buffer)
         }
     }
 

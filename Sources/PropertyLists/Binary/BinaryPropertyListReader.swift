@@ -54,119 +54,22 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
     /// - Complexity: O(*n*) in the number of objects, to validate the offset table.
     public init(bytes: [UInt8], limits: PropertyListLimits = .default) throws(PropertyListError) {
+        let layout = try bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
+            try BinaryPropertyListLayout(validating: buffer, limits: limits)
+        }
         self.bytes = bytes
         self.limits = limits
-        let count = bytes.count
-        guard count <= limits.maximumInputSize else {
-            throw PropertyListError(
-                .sizeLimitExceeded,
-                reason: "input of \(count) bytes exceeds the limit of \(limits.maximumInputSize)"
-            )
-        }
-        let headerSize = BinaryPropertyListMagic.header.count
-        guard count >= headerSize, bytes.starts(with: BinaryPropertyListMagic.header) else {
-            throw PropertyListError(.invalidHeader, offset: 0, reason: "missing bplist00 header")
-        }
-        let trailerStart = count - BinaryPropertyListMagic.trailerSize
-        guard trailerStart > headerSize else {
-            throw PropertyListError(.truncated, offset: count, reason: "too short to hold a trailer and an object")
-        }
-        let offsetSize = Int(bytes[trailerStart + 6])
-        let referenceSize = Int(bytes[trailerStart + 7])
-        let objectCount = Self.bigEndian(bytes, at: trailerStart + 8, width: 8)
-        let topObject = Self.bigEndian(bytes, at: trailerStart + 16, width: 8)
-        let tableOffset = Self.bigEndian(bytes, at: trailerStart + 24, width: 8)
-        guard (1...8).contains(offsetSize) else {
-            throw PropertyListError(.invalidTrailer, offset: trailerStart + 6, reason: "offset size \(offsetSize)")
-        }
-        guard (1...8).contains(referenceSize) else {
-            throw PropertyListError(
-                .invalidTrailer,
-                offset: trailerStart + 7,
-                reason: "object reference size \(referenceSize)"
-            )
-        }
-        guard objectCount >= 1, objectCount <= UInt64(trailerStart) else {
-            throw PropertyListError(.invalidTrailer, offset: trailerStart + 8, reason: "object count \(objectCount)")
-        }
-        guard referenceSize == 8 || objectCount <= (1 as UInt64) << (8 * UInt64(referenceSize)) else {
-            throw PropertyListError(
-                .invalidTrailer,
-                offset: trailerStart + 7,
-                reason: "\(objectCount) objects cannot be referenced in \(referenceSize) bytes"
-            )
-        }
-        guard objectCount <= UInt64(max(0, limits.maximumObjectCount)) else {
-            throw PropertyListError(
-                .sizeLimitExceeded,
-                offset: trailerStart + 8,
-                reason: "\(objectCount) objects exceed the limit of \(limits.maximumObjectCount)"
-            )
-        }
-        guard topObject < objectCount else {
-            throw PropertyListError(.invalidTrailer, offset: trailerStart + 16, reason: "top object \(topObject)")
-        }
-        // The offset table sits between the objects and the trailer: 8 < table, table + size <= trailer.
-        let tableSize = objectCount.multipliedReportingOverflow(by: UInt64(offsetSize))
-        guard tableOffset > UInt64(headerSize), tableOffset <= UInt64(trailerStart), !tableSize.overflow,
-            tableSize.partialValue <= UInt64(trailerStart) - tableOffset
-        else {
-            throw PropertyListError(
-                .invalidTrailer,
-                offset: trailerStart + 24,
-                reason: "offset table at \(tableOffset) with \(objectCount) entries does not fit"
-            )
-        }
-        self.objectCount = Int(objectCount)
-        self.topObjectIndex = Int(topObject)
-        self.offsetSize = offsetSize
-        self.referenceSize = referenceSize
-        self.offsetTableOffset = Int(tableOffset)
-        try self.validateOffsetTable()
+        self.objectCount = layout.objectCount
+        self.topObjectIndex = layout.topObjectIndex
+        self.offsetSize = layout.offsetSize
+        self.referenceSize = layout.referenceSize
+        self.offsetTableOffset = layout.offsetTableOffset
     }
 
     /// Validates `bytes` as a binary property list.
     /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
     public init(bytes: some DataProtocol, limits: PropertyListLimits = .default) throws(PropertyListError) {
         try self.init(bytes: ByteInput.array(bytes), limits: limits)
-    }
-
-    private func validateOffsetTable() throws(PropertyListError) {
-        let end = UInt64(self.offsetTableOffset)
-        let width = self.offsetSize
-        let count = self.objectCount
-        let start = self.offsetTableOffset
-        let bad = self.bytes.withUnsafeBufferPointer { buffer -> Int? in
-            // One- and two-byte offsets (files under 64 KiB and most others) get their own loops.
-            switch width {
-            case 1:
-                for entry in 0..<count where UInt64(buffer[start + entry]) < 8 || UInt64(buffer[start + entry]) >= end {
-                    return start + entry
-                }
-            case 2:
-                for entry in 0..<count {
-                    let position = start + 2 * entry
-                    let offset = UInt64(buffer[position]) << 8 | UInt64(buffer[position + 1])
-                    if offset < 8 || offset >= end { return position }
-                }
-            default:
-                var position = start
-                for _ in 0..<count {
-                    let offset = ObjectHeader.bigEndian(buffer, at: position, width: width)
-                    if offset < 8 || offset >= end { return position }
-                    position &+= width
-                }
-            }
-            return nil
-        }
-        if let position = bad {
-            let offset = Self.bigEndian(self.bytes, at: position, width: width)
-            throw PropertyListError(
-                .invalidOffset,
-                offset: position,
-                reason: "object offset \(offset) is outside the object area 8..<\(end)"
-            )
-        }
     }
 
     /// Reads a big-endian unsigned integer of `width` (1...8) bytes; the caller has checked bounds.
@@ -177,6 +80,30 @@ public struct BinaryPropertyListReader: Sendable {
             value = value << 8 | UInt64(bytes[index])
         }
         return value
+    }
+
+    /// The layout the reader was validated with.
+    internal var layout: BinaryPropertyListLayout {
+        BinaryPropertyListLayout(
+            objectCount: self.objectCount,
+            topObjectIndex: self.topObjectIndex,
+            offsetSize: self.offsetSize,
+            referenceSize: self.referenceSize,
+            offsetTableOffset: self.offsetTableOffset
+        )
+    }
+
+    /// Builds the full value of the top-level object of a whole file, read in place.
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - limits: The bounds to enforce.
+    /// - Throws: ``PropertyListError`` as creating a reader and then calling ``topLevelValue()`` would.
+    internal static func topLevelValue(
+        of bytes: UnsafeBufferPointer<UInt8>,
+        limits: PropertyListLimits
+    ) throws(PropertyListError) -> PropertyListValue {
+        let layout = try BinaryPropertyListLayout(validating: bytes, limits: limits)
+        return try layout.buildValue(at: layout.topObjectIndex, limits: limits, buffer: bytes)
     }
 
     /// The byte offset of the object at `index`.

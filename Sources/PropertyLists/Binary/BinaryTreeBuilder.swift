@@ -17,14 +17,27 @@ import Foundation
 /// Builds full values from a validated binary property list.
 ///
 /// Each object is decoded once and its value reused wherever it is referenced again, so shared
-/// subtrees cost neither time nor memory per reference. A container met again while it is still
-/// being built is a cycle and throws.
+/// subtrees cost neither time nor memory per reference. String objects with the same bytes share
+/// one value too, found through a ``BinaryStringTable``, as writers that do not unique strings store
+/// every occurrence of a key anew. A container met again while it is still being built is a cycle
+/// and throws.
 ///
 /// The decoded size of each object (see `PropertyListLimits`) is computed once too, counting
 /// shared children at every reference; a tree larger than the budget throws, so whoever walks the
 /// resulting value (printers, writers, comparisons) does work bounded by the budget, not by the
 /// exponential size a "billion laughs" input describes.
-internal struct BinaryTreeBuilder {
+///
+/// `Slot` is the integer type of the per-object state: `Int32` halves its memory for all but
+/// enormous files (see ``BinaryPropertyListLayout/buildValue(at:limits:buffer:)``).
+internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
+    /// A value kept for reuse: a string, data value or container, with its decoded size.
+    private struct Entry {
+        /// The value.
+        var value: PropertyListValue
+        /// Its decoded size, at least `PropertyListLimits.decodedValueSize`.
+        var size: Int
+    }
+
     private let buffer: UnsafeBufferPointer<UInt8>
     private let objectCount: Int
     private let offsetTable: Int
@@ -36,41 +49,65 @@ internal struct BinaryTreeBuilder {
     private let maximumStringLength: Int
     private let maximumDataLength: Int
     private let decodedSizeBudget: Int
-    /// The value of each object built and kept so far, valid where ``states`` holds a size. Not
-    /// optional: reading an optional enum out of the array went through generic value witnesses.
-    private var cache: [PropertyListValue]
-    /// Per object: ``building`` while a container is being built, then the decoded size of a cached
-    /// object (at least `PropertyListLimits.decodedValueSize`); one array serves both.
-    private var states: [Int]
+    /// Per object: 0 until it is built, ``building`` while a container is being built, then, for
+    /// an object worth keeping, its entry in ``entries`` as ``slot(entry:isDistinctASCII:)`` packs it.
+    private var slots: [Slot]
+    /// The values kept so far; string objects with equal bytes share one.
+    private var entries: [Entry] = []
+    /// The entry of each distinct string content met so far.
+    private var strings: BinaryStringTable
     /// The state of a container being built.
-    private static var building: Int { -1 }
+    private static var building: Slot { -1 }
     private var depth = 0
-    /// Byte ranges of the ASCII keys of the dictionaries being built, innermost last; each
-    /// dictionary uses the slots from where it started and gives them back when done.
-    private var keyRanges: [Range<Int>] = []
-    /// The byte range of the ASCII string ``value(at:addingSizeTo:)`` decoded last; dictionaries
-    /// clear it before reading a key, so it stays `nil` for a key that came from the cache.
-    private var lastASCIIRange: Range<Int>?
 
-    init(reader: BinaryPropertyListReader, buffer: UnsafeBufferPointer<UInt8>) {
+    /// Creates a builder over a validated file.
+    /// - Parameters:
+    ///   - layout: The file's validated layout.
+    ///   - limits: The bounds to enforce.
+    ///   - buffer: The whole file, which `layout` was validated against.
+    init(layout: BinaryPropertyListLayout, limits: PropertyListLimits, buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer
-        self.objectCount = reader.objectCount
-        self.offsetTable = reader.offsetTableOffset
-        self.offsetSize = reader.offsetSize
-        self.referenceSize = reader.referenceSize
-        self.end = reader.offsetTableOffset
-        self.maximumDepth = reader.limits.maximumDepth
-        self.maximumCollectionCount = reader.limits.maximumCollectionCount
-        self.maximumStringLength = reader.limits.maximumStringLength
-        self.maximumDataLength = reader.limits.maximumDataLength
-        self.decodedSizeBudget = reader.limits.decodedSizeBudget(forInputSize: reader.bytes.count)
-        self.cache = [PropertyListValue](repeating: .bool(false), count: reader.objectCount)
-        self.states = [Int](repeating: 0, count: reader.objectCount)
+        self.objectCount = layout.objectCount
+        self.offsetTable = layout.offsetTableOffset
+        self.offsetSize = layout.offsetSize
+        self.referenceSize = layout.referenceSize
+        self.end = layout.offsetTableOffset
+        self.maximumDepth = limits.maximumDepth
+        self.maximumCollectionCount = limits.maximumCollectionCount
+        self.maximumStringLength = limits.maximumStringLength
+        self.maximumDataLength = limits.maximumDataLength
+        self.decodedSizeBudget = limits.decodedSizeBudget(forInputSize: buffer.count)
+        self.slots = [Slot](repeating: 0, count: layout.objectCount)
+        // Strings, data and containers need entries, scalars and UIDs do not: room for a quarter
+        // of the objects covers typical files without growing, and without reserving much more
+        // memory than they use.
+        self.entries.reserveCapacity(layout.objectCount / 4)
+        self.strings = BinaryStringTable(buffer: buffer, objectCount: layout.objectCount)
     }
 
+    /// The object index stored in the reference at `offset`.
     @inline(__always)
     private func reference(at offset: Int) -> Int {
         Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.buffer, at: offset, width: self.referenceSize))
+    }
+
+    /// Builds the value of the object at `index`, reusing the kept value of an object built before.
+    /// - Parameters:
+    ///   - index: The object.
+    ///   - total: A decoded size that the value's decoded size is added to.
+    @inline(__always)
+    private mutating func child(
+        at index: Int,
+        addingSizeTo total: inout Int
+    ) throws(PropertyListError)
+        -> PropertyListValue
+    {
+        if index >= 0, index < self.objectCount, case let slot = self.slots[index], slot > 0 {
+            let entry = Self.entry(ofSlot: slot)
+            total = Self.adding(self.entries[entry].size, to: total)
+            return self.entries[entry].value
+        }
+        return try self.value(at: index, addingSizeTo: &total)
     }
 
     /// Builds the value of the object at `index`.
@@ -80,26 +117,77 @@ internal struct BinaryTreeBuilder {
     mutating func value(at index: Int, addingSizeTo total: inout Int) throws(PropertyListError) -> PropertyListValue {
         // An 8-byte reference of 2^63 or more reads as a negative index.
         guard index >= 0, index < self.objectCount else {
-            throw PropertyListError(
-                .invalidReference,
-                reason: "object reference \(UInt(bitPattern: index)) is not below the object count \(self.objectCount)"
-            )
+            throw Self.invalidReference(index, objectCount: self.objectCount)
         }
-        let state = self.states[index]
-        if state > 0 {
-            total = Self.adding(state, to: total)
-            return self.cache[index]
+        let slot = self.slots[index]
+        if slot > 0 {
+            let entry = Self.entry(ofSlot: slot)
+            total = Self.adding(self.entries[entry].size, to: total)
+            return self.entries[entry].value
         }
         let offset = Int(
             truncatingIfNeeded: ObjectHeader.bigEndian(
                 self.buffer,
-                at: self.offsetTable + index * self.offsetSize,
+                at: self.offsetTable &+ index &* self.offsetSize,
                 width: self.offsetSize
             )
         )
-        let header = try ObjectHeader(self.buffer, at: offset, end: self.end, referenceSize: self.referenceSize)
+        // The commonest markers skip decoding a full header. The checks are the ones `ObjectHeader`
+        // makes, and an object failing one takes the general path, which throws.
+        let marker = self.buffer[offset]
+        let available = self.end &- (offset &+ 1)
+        let low = Int(marker & 0x0F)
+        switch marker {
+        case 0x50...0x5E where low <= available:
+            return try self.shortString(
+                index,
+                at: offset,
+                payload: offset &+ 1,
+                byteCount: low,
+                isUTF16: false,
+                addingSizeTo: &total
+            )
+        case 0x08, 0x09:
+            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
+            return .bool(marker == 0x09)
+        case 0x10...0x13 where 1 << low <= available:
+            let raw = ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: 1 << low)
+            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
+            // Eight-byte integers are signed, shorter ones unsigned.
+            return .integer(low == 3 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw))
+        case 0x23 where 8 <= available:
+            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
+            return .real(Double(bitPattern: ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: 8)))
+        case 0x80...0x87 where low < available:
+            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
+            return .uid(UID(ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: low &+ 1)))
+        case 0xA0...0xAE where low <= available / self.referenceSize:
+            let header = ObjectHeader(kind: .array, payload: offset &+ 1, count: low)
+            return try self.array(index, header, at: offset, addingSizeTo: &total)
+        case 0xD0...0xDE where low <= available / (2 * self.referenceSize):
+            let header = ObjectHeader(kind: .dictionary, payload: offset &+ 1, count: low)
+            return try self.dictionary(index, header, at: offset, addingSizeTo: &total)
+        case 0x33 where 8 <= available:
+            let seconds = Double(bitPattern: ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: 8))
+            if seconds.isFinite {
+                total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
+                return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            }
+        default:
+            break
+        }
+        let header: ObjectHeader
+        if let quick = ObjectHeader(
+            variableLength: self.buffer,
+            at: offset,
+            end: self.end,
+            referenceSize: self.referenceSize
+        ) {
+            header = quick
+        } else {
+            header = try ObjectHeader(self.buffer, at: offset, end: self.end, referenceSize: self.referenceSize)
+        }
         let value: PropertyListValue
-        var size = PropertyListLimits.decodedValueSize
         switch header.kind {
         case .bool(let bool): value = .bool(bool)
         case .integer(let integer): value = .integer(integer)
@@ -109,107 +197,244 @@ internal struct BinaryTreeBuilder {
         case .uid(let uid): value = .uid(UID(uid))
         case .data:
             try self.checkLength(header.count, limit: self.maximumDataLength, of: "data", at: offset)
-            size &+= header.count
-            value = .data(
-                Data(UnsafeBufferPointer(rebasing: self.buffer[header.payload..<(header.payload + header.count)]))
-            )
-        case .asciiString:
-            try self.checkLength(header.count, limit: self.maximumStringLength, of: "string", at: offset)
-            size &+= header.count
-            let range = header.payload..<(header.payload + header.count)
-            value = .string(try ObjectHeader.decodeString(self.buffer, range: range, isUTF16: false))
-            self.lastASCIIRange = range
-        case .utf16String:
-            try self.checkLength(2 * header.count, limit: self.maximumStringLength, of: "string", at: offset)
-            size &+= 2 * header.count
-            value = .string(
-                try ObjectHeader.decodeString(
-                    self.buffer,
-                    range: header.payload..<(header.payload + 2 * header.count),
-                    isUTF16: true
+            let bytes = UnsafeBufferPointer(rebasing: self.buffer[header.payload..<(header.payload + header.count)])
+            let size = PropertyListLimits.decodedValueSize &+ header.count
+            return self.keep(.data(Data(buffer: bytes)), size: size, for: index, addingSizeTo: &total)
+        case .asciiString, .utf16String:
+            let isUTF16: Bool
+            if case .utf16String = header.kind { isUTF16 = true } else { isUTF16 = false }
+            let byteCount = isUTF16 ? 2 * header.count : header.count
+            if byteCount <= BinaryStringTable.shortLength {
+                return try self.shortString(
+                    index,
+                    at: offset,
+                    payload: header.payload,
+                    byteCount: byteCount,
+                    isUTF16: isUTF16,
+                    addingSizeTo: &total
                 )
+            }
+            return try self.longString(
+                index,
+                at: offset,
+                payload: header.payload,
+                byteCount: byteCount,
+                isUTF16: isUTF16,
+                addingSizeTo: &total
             )
         case .array:
-            try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "array", at: offset)
-            try self.enter(index, at: offset)
-            var elements = [PropertyListValue]()
-            elements.reserveCapacity(header.count)
-            var position = header.payload
-            for _ in 0..<header.count {
-                elements.append(try self.value(at: self.reference(at: position), addingSizeTo: &size))
-                position &+= self.referenceSize
-            }
-            self.leave()
-            try self.checkDecodedSize(size, at: offset)
-            value = .array(elements)
+            return try self.array(index, header, at: offset, addingSizeTo: &total)
         case .dictionary:
-            try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
-            try self.enter(index, at: offset)
-            var entries = ContiguousArray<PropertyListDictionary.Element>()
-            entries.reserveCapacity(header.count)
-            let rangesStart = self.keyRanges.count
-            var keysAreASCII = header.count <= PropertyListDictionary.hashThreshold
-            var keyPosition = header.payload
-            var valuePosition = header.payload + header.count * self.referenceSize
-            for _ in 0..<header.count {
-                let keyIndex = self.reference(at: keyPosition)
-                self.lastASCIIRange = nil
-                guard case .string(let key) = try self.value(at: keyIndex, addingSizeTo: &size) else {
-                    throw PropertyListError(
-                        .invalidDictionaryKey,
-                        offset: offset,
-                        reason: "dictionary key (object \(keyIndex)) is not a string"
-                    )
-                }
-                if keysAreASCII {
-                    if let range = self.lastASCIIRange ?? self.asciiStringRange(of: keyIndex) {
-                        self.keyRanges.append(range)
-                    } else {
-                        keysAreASCII = false
-                    }
-                }
-                entries.append((key, try self.value(at: self.reference(at: valuePosition), addingSizeTo: &size)))
-                keyPosition &+= self.referenceSize
-                valuePosition &+= self.referenceSize
-            }
-            let keysAreDistinct = keysAreASCII && self.rangesAreDistinct(from: rangesStart)
-            self.keyRanges.removeLast(self.keyRanges.count - rangesStart)
-            self.leave()
-            try self.checkDecodedSize(size, at: offset)
-            value = .dictionary(PropertyListDictionary(readEntries: entries, keysAreDistinct: keysAreDistinct))
+            return try self.dictionary(index, header, at: offset, addingSizeTo: &total)
         }
-        switch header.kind {
-        case .asciiString, .utf16String, .data, .array, .dictionary:
-            // Worth keeping: shared strings, data and containers are then built once.
-            self.cache[index] = value
-            self.states[index] = size
-        default:
-            // Scalars are cheaper to decode again than to store and later destroy.
-            break
+        // Scalars are cheaper to decode again than to keep.
+        total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
+        return value
+    }
+
+    /// Builds a string object of at most `BinaryStringTable.shortLength` bytes at `payload`, or
+    /// reuses the value of one with the same bytes.
+    @inline(__always)
+    private mutating func shortString(
+        _ index: Int,
+        at offset: Int,
+        payload: Int,
+        byteCount: Int,
+        isUTF16: Bool,
+        addingSizeTo total: inout Int
+    ) throws(PropertyListError) -> PropertyListValue {
+        try self.checkLength(byteCount, limit: self.maximumStringLength, of: "string", at: offset)
+        let content = self.strings.shortContent(start: payload, count: byteCount, isUTF16: isUTF16)
+        var position = BinaryStringTable.Position()
+        guard let entry = self.strings.entry(for: content, position: &position) else {
+            return try self.newShortString(
+                index,
+                payload: payload,
+                content: content,
+                isUTF16: isUTF16,
+                position: position,
+                addingSizeTo: &total
+            )
         }
+        // The same bytes were decoded, and so validated, before.
+        self.slots[index] = Self.slot(entry: entry, isDistinctASCII: !isUTF16)
+        total = Self.adding(PropertyListLimits.decodedValueSize &+ byteCount, to: total)
+        return self.entries[entry].value
+    }
+
+    /// Decodes a short string object whose contents the table did not find, and interns them
+    /// where the lookup ended.
+    @inline(never)
+    private mutating func newShortString(
+        _ index: Int,
+        payload: Int,
+        content: BinaryStringTable.ShortContent,
+        isUTF16: Bool,
+        position: BinaryStringTable.Position,
+        addingSizeTo total: inout Int
+    ) throws(PropertyListError) -> PropertyListValue {
+        let byteCount = content.count
+        let entry = try self.appendString(at: payload, byteCount: byteCount, isUTF16: isUTF16)
+        self.strings.insert(content, at: position, entry: entry)
+        self.slots[index] = Self.slot(entry: entry, isDistinctASCII: !isUTF16 && position.isAvailable)
+        total = Self.adding(PropertyListLimits.decodedValueSize &+ byteCount, to: total)
+        return self.entries[entry].value
+    }
+
+    /// Builds a string object of more than `BinaryStringTable.shortLength` bytes at `payload`, or
+    /// reuses the value of one with the same bytes.
+    private mutating func longString(
+        _ index: Int,
+        at offset: Int,
+        payload: Int,
+        byteCount: Int,
+        isUTF16: Bool,
+        addingSizeTo total: inout Int
+    ) throws(PropertyListError) -> PropertyListValue {
+        try self.checkLength(byteCount, limit: self.maximumStringLength, of: "string", at: offset)
+        var position = BinaryStringTable.Position()
+        let entry: Int
+        let isInterned: Bool
+        if let found = self.strings.entry(start: payload, count: byteCount, isUTF16: isUTF16, position: &position) {
+            entry = found
+            isInterned = true
+        } else {
+            entry = try self.appendString(at: payload, byteCount: byteCount, isUTF16: isUTF16)
+            isInterned = self.strings.insert(
+                start: payload,
+                count: byteCount,
+                isUTF16: isUTF16,
+                at: position,
+                entry: entry
+            )
+        }
+        let isDistinctASCII = !isUTF16 && isInterned
+        self.slots[index] = Self.slot(entry: entry, isDistinctASCII: isDistinctASCII)
+        total = Self.adding(PropertyListLimits.decodedValueSize &+ byteCount, to: total)
+        return self.entries[entry].value
+    }
+
+    /// Decodes a string's characters into a new entry.
+    /// - Returns: The index of the entry.
+    private mutating func appendString(at payload: Int, byteCount: Int, isUTF16: Bool) throws(PropertyListError) -> Int
+    {
+        let string = try ObjectHeader.decodeString(
+            self.buffer,
+            range: payload..<(payload + byteCount),
+            isUTF16: isUTF16
+        )
+        self.entries.append(Entry(value: .string(string), size: PropertyListLimits.decodedValueSize &+ byteCount))
+        return self.entries.count &- 1
+    }
+
+    /// Keeps the value of the object at `index` for later references, and adds its size to `total`.
+    @inline(__always)
+    private mutating func keep(
+        _ value: PropertyListValue,
+        size: Int,
+        for index: Int,
+        addingSizeTo total: inout Int
+    ) -> PropertyListValue {
+        self.entries.append(Entry(value: value, size: size))
+        self.slots[index] = Self.slot(entry: self.entries.count &- 1, isDistinctASCII: false)
         total = Self.adding(size, to: total)
         return value
     }
 
-    /// Adds a child's decoded size to its container's, saturating far above any budget.
-    @inline(__always)
-    private static func adding(_ child: Int, to size: Int) -> Int {
-        min(size &+ child, Int.max / 4)
+    /// Builds the array object at `index`, whose header is `header`.
+    private mutating func array(
+        _ index: Int,
+        _ header: ObjectHeader,
+        at offset: Int,
+        addingSizeTo total: inout Int
+    ) throws(PropertyListError) -> PropertyListValue {
+        try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "array", at: offset)
+        try self.enter(index, at: offset)
+        var size = PropertyListLimits.decodedValueSize
+        var elements = [PropertyListValue]()
+        elements.reserveCapacity(header.count)
+        var position = header.payload
+        for _ in 0..<header.count {
+            elements.append(try self.child(at: self.reference(at: position), addingSizeTo: &size))
+            position &+= self.referenceSize
+        }
+        self.depth -= 1
+        try self.checkDecodedSize(size, at: offset)
+        return self.keep(.array(elements), size: size, for: index, addingSizeTo: &total)
+    }
+
+    /// Builds the dictionary object at `index`, whose header is `header`. A repeated key keeps its
+    /// first position and its last value.
+    private mutating func dictionary(
+        _ index: Int,
+        _ header: ObjectHeader,
+        at offset: Int,
+        addingSizeTo total: inout Int
+    ) throws(PropertyListError) -> PropertyListValue {
+        try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
+        try self.enter(index, at: offset)
+        var size = PropertyListLimits.decodedValueSize
+        var entries = ContiguousArray<PropertyListDictionary.Element>()
+        entries.reserveCapacity(header.count)
+        var keysAreASCII = header.count <= PropertyListDictionary.hashThreshold
+        // One bit per key entry modulo 64: while no bit repeats, no entry does.
+        var keyBits: UInt64 = 0
+        var bitsRepeat = false
+        var keyPosition = header.payload
+        var valuePosition = header.payload + header.count * self.referenceSize
+        for _ in 0..<header.count {
+            let keyIndex = self.reference(at: keyPosition)
+            guard case .string(let key) = try self.child(at: keyIndex, addingSizeTo: &size) else {
+                throw PropertyListError(
+                    .invalidDictionaryKey,
+                    offset: offset,
+                    reason: "dictionary key (object \(keyIndex)) is not a string"
+                )
+            }
+            if keysAreASCII {
+                // Every string object has a slot once built.
+                let slot = self.slots[keyIndex]
+                if slot & 1 == 1 {
+                    let entry = Self.entry(ofSlot: slot)
+                    let bit: UInt64 = 1 << (entry & 63)
+                    bitsRepeat = bitsRepeat || keyBits & bit != 0
+                    keyBits |= bit
+                } else {
+                    keysAreASCII = false
+                }
+            }
+            entries.append((key, try self.child(at: self.reference(at: valuePosition), addingSizeTo: &size)))
+            keyPosition &+= self.referenceSize
+            valuePosition &+= self.referenceSize
+        }
+        let keysAreDistinct =
+            keysAreASCII && (!bitsRepeat || self.keyEntriesAreDistinct(keysAt: header.payload, count: header.count))
+        self.depth -= 1
+        try self.checkDecodedSize(size, at: offset)
+        let dictionary = PropertyListDictionary(readEntries: entries, keysAreDistinct: keysAreDistinct)
+        return self.keep(.dictionary(dictionary), size: size, for: index, addingSizeTo: &total)
+    }
+
+    /// Whether the `count` keys referenced from `payload`, strings built already whose entries are
+    /// distinct ASCII, have pairwise different entries. ASCII strings with different bytes differ,
+    /// so this proves the keys distinct without comparing `String`s.
+    private func keyEntriesAreDistinct(keysAt payload: Int, count: Int) -> Bool {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { entries in
+            for key in 0..<count {
+                let entry = Self.entry(ofSlot: self.slots[self.reference(at: payload &+ key &* self.referenceSize)])
+                for earlier in 0..<key where entries[earlier] == entry { return false }
+                entries.initializeElement(at: key, to: entry)
+            }
+            return true
+        }
     }
 
     /// Throws once a container's decoded size exceeds the budget.
     @inline(__always)
     private func checkDecodedSize(_ size: Int, at offset: Int) throws(PropertyListError) {
-        guard size <= self.decodedSizeBudget else { throw self.decodedSizeExceeded(at: offset) }
-    }
-
-    @inline(never)
-    private func decodedSizeExceeded(at offset: Int) -> PropertyListError {
-        PropertyListError(
-            .decodedSizeLimitExceeded,
-            offset: offset,
-            reason: "with shared objects repeated, the value would exceed \(self.decodedSizeBudget) decoded bytes"
-        )
+        guard size <= self.decodedSizeBudget else {
+            throw Self.decodedSizeExceeded(budget: self.decodedSizeBudget, at: offset)
+        }
     }
 
     /// Checks a string's, data value's or container's length against its limit.
@@ -219,85 +444,10 @@ internal struct BinaryTreeBuilder {
         guard length <= limit else { throw Self.lengthExceeded(length, limit: limit, of: kind, at: offset) }
     }
 
-    @inline(never)
-    private static func lengthExceeded(
-        _ length: Int,
-        limit: Int,
-        of kind: StaticString,
-        at offset: Int
-    )
-        -> PropertyListError
-    {
-        PropertyListError(
-            .sizeLimitExceeded,
-            offset: offset,
-            reason: "a \(kind) of \(length) exceeds the limit of \(limit)"
-        )
-    }
-
-    /// The byte range of the string object at `index` if it is an ASCII string (already validated
-    /// by decoding it), else `nil`.
-    private func asciiStringRange(of index: Int) -> Range<Int>? {
-        let offset = Int(
-            truncatingIfNeeded: ObjectHeader.bigEndian(
-                self.buffer,
-                at: self.offsetTable + index * self.offsetSize,
-                width: self.offsetSize
-            )
-        )
-        let marker = self.buffer[offset]
-        guard marker >> 4 == 0x5 else { return nil }
-        // Short strings keep their length in the marker; the header was validated when decoded.
-        if marker & 0x0F != 0x0F { return (offset + 1)..<(offset + 1 + Int(marker & 0x0F)) }
-        guard let header = try? ObjectHeader(self.buffer, at: offset, end: self.end, referenceSize: self.referenceSize),
-            case .asciiString = header.kind
-        else { return nil }
-        return header.payload..<(header.payload + header.count)
-    }
-
-    /// Whether the ASCII key ranges from `start` on hold pairwise different bytes. Equal ASCII
-    /// strings have equal bytes, so different bytes prove the keys distinct without building or
-    /// comparing `String`s.
-    private func rangesAreDistinct(from start: Int) -> Bool {
-        let ranges = self.keyRanges
-        for later in (start + 1)..<max(start + 1, ranges.count) {
-            for earlier in start..<later where ranges[earlier].count == ranges[later].count {
-                if ranges[earlier] == ranges[later] || self.bytesEqual(ranges[earlier], ranges[later]) {
-                    return false
-                }
-            }
-        }
-        return true
-    }
-
-    /// Whether two equally long byte ranges of the input hold the same bytes, compared eight at a time.
-    @inline(__always)
-    private func bytesEqual(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
-        let count = lhs.count
-        guard count == rhs.count, let base = self.buffer.baseAddress else { return count == rhs.count }
-        let left = UnsafeRawPointer(base + lhs.lowerBound)
-        let right = UnsafeRawPointer(base + rhs.lowerBound)
-        var offset = 0
-        while offset + 8 <= count {
-            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset += 8
-        }
-        while offset < count {
-            if left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            offset += 1
-        }
-        return true
-    }
-
+    /// Starts building the container at `index`, which must not be under construction already.
     @inline(__always)
     private mutating func enter(_ index: Int, at offset: Int) throws(PropertyListError) {
-        if self.states[index] == Self.building {
+        if self.slots[index] == Self.building {
             throw PropertyListError(
                 .cyclicReference,
                 offset: offset,
@@ -312,12 +462,6 @@ internal struct BinaryTreeBuilder {
                 reason: "containers nest deeper than \(self.maximumDepth)"
             )
         }
-        self.states[index] = Self.building
-    }
-
-    /// Ends building a container; its state becomes its decoded size when it is cached.
-    @inline(__always)
-    private mutating func leave() {
-        self.depth -= 1
+        self.slots[index] = Self.building
     }
 }
