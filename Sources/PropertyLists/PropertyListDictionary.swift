@@ -17,7 +17,7 @@ public struct PropertyListDictionary: Sendable {
     public typealias Element = (key: String, value: PropertyListValue)
 
     @usableFromInline
-    internal var entries: ContiguousArray<Element>
+    internal var entries: ContiguousArray<StoredEntry>
     /// A key-to-position index, kept only when the dictionary is larger than ``hashThreshold``.
     @usableFromInline
     internal var positions: [String: Int]?
@@ -91,7 +91,7 @@ public struct PropertyListDictionary: Sendable {
             self.entries[index].value = value
             return old
         }
-        self.entries.append((key, value))
+        self.entries.append(StoredEntry(key: key, value: value))
         if self.positions != nil {
             self.positions?[key] = self.entries.count - 1
         } else if self.entries.count > Self.hashThreshold {
@@ -132,7 +132,10 @@ extension PropertyListDictionary: RandomAccessCollection {
     public var endIndex: Int { self.entries.count }
     /// The entry at `position`.
     @inlinable
-    public subscript(position: Int) -> Element { self.entries[position] }
+    public subscript(position: Int) -> Element {
+        let entry = self.entries[position]
+        return (entry.key, entry.value)
+    }
 }
 
 extension PropertyListDictionary: ExpressibleByDictionaryLiteral {
@@ -146,7 +149,8 @@ extension PropertyListDictionary: Hashable {
     /// Dictionaries are equal when they hold the same keys with equal values, in any order.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (key, value) in lhs.entries {
+        for entry in lhs.entries {
+            let (key, value) = (entry.key, entry.value)
             guard let other = rhs[key], other == value else { return false }
         }
         return true
@@ -155,7 +159,8 @@ extension PropertyListDictionary: Hashable {
     public func hash(into hasher: inout Hasher) {
         // Order-independent: combine per-entry hashes commutatively.
         var combined = 0
-        for (key, value) in self.entries {
+        for entry in self.entries {
+            let (key, value) = (entry.key, entry.value)
             var entryHasher = Hasher()
             entryHasher.combine(key)
             entryHasher.combine(value)
@@ -171,7 +176,7 @@ extension PropertyListDictionary {
     /// its last value, as CoreFoundation's readers do. A reader that has already seen that no two
     /// keys are equal passes `keysAreDistinct` to skip the check.
     @usableFromInline
-    internal init(readEntries: ContiguousArray<Element>, keysAreDistinct: Bool = false) {
+    internal init(readEntries: ContiguousArray<StoredEntry>, keysAreDistinct: Bool = false) {
         if readEntries.count <= Self.hashThreshold {
             if keysAreDistinct {
                 self.entries = readEntries
@@ -193,7 +198,7 @@ extension PropertyListDictionary {
             }
         }
         var positions = [String: Int](minimumCapacity: readEntries.count)
-        var entries = ContiguousArray<Element>()
+        var entries = ContiguousArray<StoredEntry>()
         entries.reserveCapacity(readEntries.count)
         for entry in readEntries {
             if let index = positions[entry.key] {
@@ -205,5 +210,24 @@ extension PropertyListDictionary {
         }
         self.entries = entries
         self.positions = entries.count > Self.hashThreshold ? positions : nil
+    }
+}
+
+extension PropertyListDictionary {
+    /// One stored entry. A struct, not a tuple: the compiler gives a struct its own copy and destroy
+    /// code, where an array of tuples is destroyed element by element through the runtime's generic
+    /// tuple witnesses (measured at about a fifth of the cost of parsing and freeing a large tree).
+    @usableFromInline
+    internal struct StoredEntry: Sendable {
+        @usableFromInline
+        internal var key: String
+        @usableFromInline
+        internal var value: PropertyListValue
+
+        @inlinable
+        internal init(key: String, value: PropertyListValue) {
+            self.key = key
+            self.value = value
+        }
     }
 }

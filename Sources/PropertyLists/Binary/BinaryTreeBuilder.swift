@@ -374,7 +374,7 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
         try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
         try self.enter(index, at: offset)
         var size = PropertyListLimits.decodedValueSize
-        var entries = ContiguousArray<PropertyListDictionary.Element>()
+        var entries = ContiguousArray<PropertyListDictionary.StoredEntry>()
         entries.reserveCapacity(header.count)
         var keysAreASCII = header.count <= PropertyListDictionary.hashThreshold
         // One bit per key entry modulo 64: while no bit repeats, no entry does.
@@ -403,7 +403,12 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
                     keysAreASCII = false
                 }
             }
-            entries.append((key, try self.child(at: self.reference(at: valuePosition), addingSizeTo: &size)))
+            entries.append(
+                PropertyListDictionary.StoredEntry(
+                    key: key,
+                    value: try self.child(at: self.reference(at: valuePosition), addingSizeTo: &size)
+                )
+            )
             keyPosition &+= self.referenceSize
             valuePosition &+= self.referenceSize
         }

@@ -97,7 +97,7 @@ private struct XMLPropertyListParser: ~Copyable {
     /// The children of the open arrays, innermost last.
     private var elements = XMLChildStack<PropertyListValue>()
     /// The entries of the open dictionaries, innermost last, and their keys' fingerprints.
-    private var entries = XMLChildStack<PropertyListDictionary.Element>()
+    private var entries = XMLChildStack<PropertyListDictionary.StoredEntry>()
     private var fingerprints = XMLChildStack<UInt64>()
     private var keys = XMLKeyCache()
     /// The number of values read so far, for ``PropertyListLimits/maximumObjectCount``.
@@ -306,7 +306,7 @@ private struct XMLPropertyListParser: ~Copyable {
                                 "a <dict> value has no <key>"
                             )
                         }
-                        self.entries.append((entryKey.key, value))
+                        self.entries.append(PropertyListDictionary.StoredEntry(key: entryKey.key, value: value))
                         self.fingerprints.append(entryKey.fingerprint)
                     } else {
                         self.elements.append(value)
