@@ -172,6 +172,13 @@ def print_coders(results):
                         f"; the target needs ≤ {format_time(needed)}, the Codable floor alone takes "
                         f"{format_time(floor)} (at most {theirs['time_us'] / floor:.1f}× for any coder)"
                     )
+                    walk = results.get(f"CodableWalk.{operation}/{size}", {}).get("time_us")
+                    if walk is not None:
+                        # The Encodable calls alone, with no scalar kept anywhere.
+                        verdict += (
+                            f"; the walk alone takes {format_time(walk)}, leaving "
+                            f"{format_time(max(0.0, needed - walk))} for keeping and writing every value"
+                        )
                 verdicts.append(verdict)
         rows.append(tuple(row))
     print_table(header, rows)
@@ -186,7 +193,7 @@ def print_coders(results):
         size = name.split("/")[-1]
         records = record_count(size)
         prefix = name.split(".")[0]
-        coders = {"KeyedArchiving", "CodableFloor"} | {rival for rivals in CODER_RIVALS.values() for rival, _, _ in rivals}
+        coders = {"KeyedArchiving", "CodableFloor", "CodableWalk"} | {rival for rivals in CODER_RIVALS.values() for rival, _, _ in rivals}
         if not records or prefix not in coders:
             continue
         result = results[name]

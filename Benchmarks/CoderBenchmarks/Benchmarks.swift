@@ -24,7 +24,9 @@ import Glibc
 // - `PropertyListEncoder` / `PropertyListDecoder`: binary property list.
 // - `JSONEncoder` / `JSONDecoder`.
 // - `CodableFloor.encode` / `.decode`: the floor of the Codable protocols (`CodableFloor.swift`), an
-//   encoder and a decoder that only walk the value; they bound the speedup any coder can reach.
+//   encoder that walks the value keeping each scalar once, and a decoder that rebuilds it from those
+//   scalars; they bound the speedup any coder can reach. `CodableWalk.encode` walks without keeping
+//   anything: the cost of the `Encodable` calls alone.
 // - `NSKeyedArchiver` / `NSKeyedUnarchiver`: the `NSCoding` twins `CatNS` / `PlaceNS` in an `NSArray`.
 //   swift-corelibs-foundation's archiver is quadratic in the number of objects (seconds for 1,000
 //   cats), so these run at 100 and 1k records only.
@@ -128,6 +130,19 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 try encoder.encode(value)
                 blackHole(encoder.tape.count)
+            }
+        }
+
+        // The walk alone: the same encoder counting scalars instead of keeping them.
+        Benchmark("CodableWalk.encode/\(label)", configuration: encodeConfiguration) { benchmark in
+            let value = cats.value
+            let encoder = FloorEncoder(keepsTape: false)
+            try encoder.encode(value)
+            precondition(encoder.scalarCount == floorTape.value.count)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                try encoder.encode(value)
+                blackHole(encoder.scalarCount)
             }
         }
 

@@ -13,12 +13,14 @@ import Foundation
 // The floor of the `Codable` protocols: an encoder and a decoder that do only what every coder
 // must do, so that a benchmark can tell the cost of `Codable` itself from the cost of a format.
 //
-// `FloorEncoder` walks a value as any encoder does (a keyed container per struct, an unkeyed one
-// per array, a single-value one per enum, a call per property) and appends each scalar to a flat
-// tape. `FloorDecoder` replays that tape through the same calls and rebuilds the value, so it
-// makes every `String`, array and struct a real decoder makes, but finds nothing by key: it
-// assumes the keys come in the order they were encoded. No real format can be faster than these
-// two on the same value, so their times bound the speedup any coder can reach over another.
+// `FloorEncoder` walks a value as any encoder does (a keyed container per struct, a single-value one
+// per enum, a call per property) and appends each scalar to a flat tape. `FloorDecoder` replays that
+// tape through the same calls and rebuilds the value, so it makes every `String`, array and struct a
+// real decoder makes, but finds nothing by key: it assumes the keys come in the order they were
+// encoded. Both take the shortcuts any coder may take: exact type checks with no dynamic cast
+// (`T.self == Date.self`, then a bit cast), and `[String]` and `Date` handled where they are met
+// instead of through their own `encode(to:)` / `init(from:)`. A real format does all this and more,
+// so these times bound from below what any `Codable` coder can reach on the same value.
 
 /// One scalar of a value walked by ``FloorEncoder``.
 enum FloorToken: Equatable {
@@ -32,23 +34,44 @@ enum FloorToken: Equatable {
     case count(Int)
 }
 
-/// Walks a value through `Encodable` and keeps its scalars, in order, on a tape.
+/// Walks a value through `Encodable` and keeps its scalars, in order, on a tape; or, made with
+/// `keepsTape: false`, only counts them, which measures the walk alone.
 final class FloorEncoder: Encoder {
     /// The scalars met so far.
     var tape: [FloorToken] = []
+    /// Whether scalars go on ``tape``.
+    let keepsTape: Bool
+    /// How many scalars were met, when ``keepsTape`` is `false`.
+    private(set) var scalarCount = 0
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(keepsTape: Bool = true) {
+        self.keepsTape = keepsTape
+    }
+
+    /// Keeps a scalar on the tape, or counts it.
+    @inline(__always)
+    func record(_ token: FloorToken) {
+        if self.keepsTape { self.tape.append(token) } else { self.scalarCount &+= 1 }
+    }
 
     /// Walks `value`, replacing the tape.
     func encode(_ value: some Encodable) throws {
         self.tape.removeAll(keepingCapacity: true)
+        self.scalarCount = 0
         try value.encode(to: self)
     }
 
-    /// Appends a value: a `Date` as its time interval, as the real coders special-case it.
+    /// Appends a value: a `Date` as its time interval and a `[String]` as its count and strings,
+    /// as the real coders special-case them; anything else through its `encode(to:)`.
     func append<T: Encodable>(_ value: T) throws {
-        if T.self == Date.self, let date = value as? Date {
-            self.tape.append(.double(date.timeIntervalSinceReferenceDate))
+        if T.self == Date.self {
+            self.record(.double(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate))
+        } else if T.self == [String].self {
+            let strings = unsafeBitCast(value, to: [String].self)
+            self.record(.count(strings.count))
+            for string in strings { self.record(.string(string)) }
         } else {
             try value.encode(to: self)
         }
@@ -59,7 +82,7 @@ final class FloorEncoder: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        self.tape.append(.count(0))
+        self.record(.count(0))
         return FloorUnkeyedEncodingContainer(encoder: self, countIndex: self.tape.count - 1)
     }
 
@@ -72,20 +95,20 @@ private struct FloorKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContain
     let encoder: FloorEncoder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws { self.encoder.tape.append(.null) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { self.encoder.tape.append(.bool(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { self.encoder.tape.append(.string(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { self.encoder.tape.append(.double(value)) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { self.encoder.tape.append(.integer(value)) }
+    mutating func encodeNil(forKey key: Key) throws { self.encoder.record(.null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { self.encoder.record(.bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { self.encoder.record(.string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { self.encoder.record(.double(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { self.encoder.record(.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try self.encoder.append(value) }
 
     // The default `encodeIfPresent` skips `nil`; the tape keeps it, as an archive keeps `$null`.
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        self.encoder.tape.append(value.map(FloorToken.string) ?? .null)
+        self.encoder.record(value.map(FloorToken.string) ?? .null)
     }
 
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try self.encoder.append(value) } else { self.encoder.tape.append(.null) }
+        if let value { try self.encoder.append(value) } else { self.encoder.record(.null) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -117,16 +140,16 @@ private struct FloorUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     private mutating func added() {
         self.count += 1
-        self.encoder.tape[self.countIndex] = .count(self.count)
+        if self.encoder.keepsTape { self.encoder.tape[self.countIndex] = .count(self.count) }
     }
 
     mutating func encodeNil() throws {
-        self.encoder.tape.append(.null)
+        self.encoder.record(.null)
         self.added()
     }
 
     mutating func encode(_ value: String) throws {
-        self.encoder.tape.append(.string(value))
+        self.encoder.record(.string(value))
         self.added()
     }
 
@@ -154,11 +177,11 @@ private struct FloorSingleValueEncodingContainer: SingleValueEncodingContainer {
     let encoder: FloorEncoder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil() throws { self.encoder.tape.append(.null) }
-    mutating func encode(_ value: Bool) throws { self.encoder.tape.append(.bool(value)) }
-    mutating func encode(_ value: String) throws { self.encoder.tape.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { self.encoder.tape.append(.double(value)) }
-    mutating func encode(_ value: Int) throws { self.encoder.tape.append(.integer(value)) }
+    mutating func encodeNil() throws { self.encoder.record(.null) }
+    mutating func encode(_ value: Bool) throws { self.encoder.record(.bool(value)) }
+    mutating func encode(_ value: String) throws { self.encoder.record(.string(value)) }
+    mutating func encode(_ value: Double) throws { self.encoder.record(.double(value)) }
+    mutating func encode(_ value: Int) throws { self.encoder.record(.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws { try self.encoder.append(value) }
 }
 
@@ -213,10 +236,18 @@ final class FloorDecoder: Decoder {
         return value
     }
 
-    /// Reads a value: a `Date` from its time interval, as the real coders special-case it.
+    /// Reads a value: a `Date` from its time interval and a `[String]` from its count and strings,
+    /// as the real coders special-case them; anything else through its `init(from:)`.
     func value<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == Date.self, let date = Date(timeIntervalSinceReferenceDate: try self.double()) as? T {
-            return date
+        if T.self == Date.self {
+            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: try self.double()), to: T.self)
+        }
+        if T.self == [String].self {
+            guard case .count(let count) = try self.next() else { throw FloorError.typeMismatch }
+            var strings: [String] = []
+            strings.reserveCapacity(count)
+            for _ in 0..<count { strings.append(try self.string()) }
+            return unsafeBitCast(strings, to: T.self)
         }
         return try T(from: self)
     }
