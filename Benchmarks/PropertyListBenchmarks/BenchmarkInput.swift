@@ -41,16 +41,19 @@ enum BenchmarkInputs {
 
     /// The generated records in both implementations' trees. Both trees come from the same `[Record]`,
     /// so neither depends on the other implementation's reader or writer.
-    nonisolated(unsafe) static let records: (ours: PropertyListValue, foundation: [Any]) = {
+    /// Built anew for each input rather than kept for the process, so that a process that only
+    /// parses holds none of the trees (see `Benchmarks.swift`).
+    static func records() -> (ours: PropertyListValue, foundation: [Any]) {
         let records = RecordGenerator.records(count: Self.recordCount)
         return (.array(records.map(\.propertyListValue)), records.map(\.foundationValue))
-    }()
+    }
 
     /// `records10k.binary` and `records10k.xml`: the generated records as Foundation encodes them.
     static func records(_ format: PropertyListFormat) -> BenchmarkInput {
         let foundationFormat: PropertyListSerialization.PropertyListFormat = format == .binary ? .binary : .xml
+        let records = Self.records()
         let bytes = try! PropertyListSerialization.data(
-            fromPropertyList: Self.records.foundation,
+            fromPropertyList: records.foundation,
             format: foundationFormat,
             options: 0
         )
@@ -58,7 +61,7 @@ enum BenchmarkInputs {
             name: "records10k.\(format.suffix)",
             format: format,
             bytes: bytes,
-            ours: Self.records.ours,
+            ours: records.ours,
             foundation: try! PropertyListSerialization.propertyList(from: bytes, format: nil)
         )
     }
@@ -67,12 +70,13 @@ enum BenchmarkInputs {
     /// parsed by both implementations. (On Linux, Foundation's binary writer does not share equal
     /// values, so its bytes are larger than CoreFoundation's on Apple platforms or ours.)
     static func recordsOurs(_ format: PropertyListFormat) -> BenchmarkInput {
-        let bytes = Self.records.ours.serialized(as: format)
+        let records = Self.records()
+        let bytes = records.ours.serialized(as: format)
         return BenchmarkInput(
             name: "records10k-ours.\(format.suffix)",
             format: format,
             bytes: bytes,
-            ours: Self.records.ours,
+            ours: records.ours,
             foundation: (try? PropertyListSerialization.propertyList(from: bytes, format: nil)) ?? [Any]()
         )
     }
