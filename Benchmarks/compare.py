@@ -10,7 +10,10 @@
 # ===----------------------------------------------------------------------===//
 """Prints ours-vs-Foundation ratios from `swift package benchmark --format markdown` output.
 
-Usage: python3 compare.py RESULTS.md   (or read standard input)
+Usage: python3 compare.py RESULTS.md [MALLOCS.md]   (or read standard input)
+
+With MALLOCS.md, wall clock and peak memory come from RESULTS.md (a build without the malloc
+interposer, as compare.sh runs it) and the malloc counts from MALLOCS.md (the instrumented build).
 
 PropertyListBenchmarks: for every "PropertyLists.<op>/<input>" with a matching
 "Foundation.<op>/<input>", prints the p50 wall clock and the p50 malloc count of each, and
@@ -214,6 +217,13 @@ def print_coders(results):
 def main():
     text = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
     results = parse(text)
+    if len(sys.argv) > 2:
+        # Times and memory from the uninstrumented run; malloc counts from the instrumented one.
+        counted = parse(open(sys.argv[2], encoding="utf-8").read())
+        for name, result in results.items():
+            result.pop("mallocs", None)
+            if "mallocs" in counted.get(name, {}):
+                result["mallocs"] = counted[name]["mallocs"]
     printed_coders = print_coders(results)
     rows = []
     for name in sorted(results):
