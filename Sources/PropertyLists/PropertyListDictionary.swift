@@ -150,8 +150,7 @@ extension PropertyListDictionary: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for entry in lhs.entries {
-            let (key, value) = (entry.key, entry.value)
-            guard let other = rhs[key], other == value else { return false }
+            guard let other = rhs[entry.key], other == entry.value else { return false }
         }
         return true
     }
@@ -160,10 +159,9 @@ extension PropertyListDictionary: Hashable {
         // Order-independent: combine per-entry hashes commutatively.
         var combined = 0
         for entry in self.entries {
-            let (key, value) = (entry.key, entry.value)
             var entryHasher = Hasher()
-            entryHasher.combine(key)
-            entryHasher.combine(value)
+            entryHasher.combine(entry.key)
+            entryHasher.combine(entry.value)
             combined ^= entryHasher.finalize()
         }
         hasher.combine(self.count)
@@ -216,7 +214,7 @@ extension PropertyListDictionary {
 extension PropertyListDictionary {
     /// One stored entry. A struct, not a tuple: the compiler gives a struct its own copy and destroy
     /// code, where an array of tuples is destroyed element by element through the runtime's generic
-    /// tuple witnesses (measured at about a fifth of the cost of parsing and freeing a large tree).
+    /// tuple witnesses (callgrind: 2.5% fewer instructions to parse and free a 4.75 MB file).
     @usableFromInline
     internal struct StoredEntry: Sendable {
         @usableFromInline
