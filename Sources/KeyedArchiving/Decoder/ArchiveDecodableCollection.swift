@@ -26,6 +26,10 @@ extension ArchiveDecodableCollection {
     @inline(__always)
     static func decode<T>(from decoder: _ArchiveDecoder, as type: T.Type) throws -> T {
         let value = try Self(archiveDecoder: decoder)
+        // `DecodedTypeInfo` finds this conformance by casting `T`'s own metatype, and only the
+        // standard library's value types conform, so `Self` is `T` and the bit cast below is taken.
+        // The cast here guards a programmer error (a caller passing an unrelated `T`); no input
+        // reaches it.
         guard T.self == Self.self else { return value as! T }
         return _ArchiveDecoder.exactly(value, as: type)
     }

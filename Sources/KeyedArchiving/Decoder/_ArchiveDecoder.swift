@@ -177,7 +177,8 @@ extension _ArchiveDecoder {
         }
         if let objectUID {
             // `is` then `as!`, not `as?`: an optional T would need its metadata looked up at run
-            // time on every call, class or not.
+            // time on every call, class or not. The `is` check makes the cast infallible, so no
+            // input reaches a trap here.
             if typeInfo.isClass, let cached = self.session.instance(for: objectUID), cached is T {
                 return cached as! T
             }
