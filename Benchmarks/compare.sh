@@ -14,9 +14,9 @@
 # per-allocation header changes times unevenly, then for malloc counts in the usual instrumented
 # build. Prints ordo-one's tables of the first run, then the ratio tables of both.
 #
-#   Benchmarks/compare.sh                       # everything (about 5.5 minutes on 2 cores, after the build)
+#   Benchmarks/compare.sh                       # everything (about 4.5 minutes on 2 cores, after the builds)
 #   Benchmarks/compare.sh --filter '.*records10k\.binary' # extra arguments go to `benchmark`
-#   Benchmarks/compare.sh --target CoderBenchmarks        # the coders only (about 1.5 minutes)
+#   Benchmarks/compare.sh --target CoderBenchmarks        # the coders only (about 2 minutes)
 #
 # The markdown results are kept in Benchmarks/.build/benchmark-results.md (wall clock) and
 # Benchmarks/.build/benchmark-mallocs.md (malloc counts).

@@ -66,20 +66,11 @@ let benchmarks: @Sendable () -> Void = {
         // benchmarks keep only the bytes: the trees the write benchmarks need are freed before
         // measuring, so that both parsers allocate in a heap that holds their input and not three
         // other trees of the same records (as the coder benchmarks' decoders do).
-        let input = LazyInput(make)
-        let parseInput = LazyInput {
-            let full = make()
-            return BenchmarkInput(
-                name: full.name,
-                format: full.format,
-                bytes: full.bytes,
-                ours: .array([]),
-                foundation: [Any]()
-            )
-        }
+        let input = Lazy(make)
+        let parseBytes = Lazy { make().bytes }
 
         Benchmark("PropertyLists.parse/\(name)", configuration: configuration) { benchmark in
-            let bytes = parseInput.value.bytes
+            let bytes = parseBytes.value
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try PropertyListValue(parsing: bytes))
@@ -87,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         Benchmark("Foundation.parse/\(name)", configuration: configuration) { benchmark in
-            let bytes = parseInput.value.bytes
+            let bytes = parseBytes.value
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil))
@@ -117,17 +108,17 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// Builds an input on first use and keeps it for the rest of the process.
-private final class LazyInput: @unchecked Sendable {
+private final class Lazy<Value>: @unchecked Sendable {
     // Benchmarks run one at a time, so the lock only guards against the runner changing that.
     private let lock = NSLock()
-    private let make: @Sendable () -> BenchmarkInput
-    private var built: BenchmarkInput?
+    private let make: @Sendable () -> Value
+    private var built: Value?
 
-    init(_ make: @escaping @Sendable () -> BenchmarkInput) {
+    init(_ make: @escaping @Sendable () -> Value) {
         self.make = make
     }
 
-    var value: BenchmarkInput {
+    var value: Value {
         self.lock.withLock {
             if let built = self.built { return built }
             let input = self.make()
