@@ -28,7 +28,8 @@ public import Foundation
 public final class KeyedUnarchiver {
     /// The archive being read.
     public let archive: KeyedArchive
-    private let session: ArchiveDecodingSession
+    /// The decoding state, or why the archive cannot be decoded.
+    private let session: Result<ArchiveDecodingSession, KeyedArchiveError>
 
     /// Reads an archive from binary or XML property list bytes.
     /// - Parameters:
@@ -43,7 +44,11 @@ public final class KeyedUnarchiver {
     /// Decodes from an archive that has already been read.
     public init(archive: KeyedArchive, decoder: KeyedArchiveDecoder = KeyedArchiveDecoder()) {
         self.archive = archive
-        self.session = ArchiveDecodingSession(archive: archive, options: decoder.options)
+        do throws(KeyedArchiveError) {
+            self.session = .success(try ArchiveDecodingSession(archive: archive, options: decoder.options))
+        } catch {
+            self.session = .failure(error)
+        }
     }
 
     /// The top-level keys, unescaped, in archive order.
@@ -77,14 +82,22 @@ public final class KeyedUnarchiver {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, storedAs key: String) throws -> T {
-        guard let stored = self.archive.topValue(forKey: key) else {
+        guard self.archive.topValue(forKey: key) != nil else {
             throw DecodingError.archiveMissingTopKey(key, available: self.archive.top.map(\.key))
         }
-        return try self.session.decodeTopLevel(
-            type,
-            stored: stored,
-            codingPath: CodingPathNode.root.appending(ArchiveCodingKey(stringValue: key))
-        )
+        do throws(any Error) {
+            let session = try self.session.get()
+            guard let stored = try session.topValue(forKey: key) else {
+                throw DecodingError.archiveMissingTopKey(key, available: self.archive.top.map(\.key))
+            }
+            return try session.decodeTopLevel(
+                type,
+                stored: stored,
+                codingPath: CodingPathNode.root.appending(ArchiveCodingKey(stringValue: key))
+            )
+        } catch let error as KeyedArchiveError {
+            throw DecodingError.archiveUnreadable(error)
+        }
     }
 }
 

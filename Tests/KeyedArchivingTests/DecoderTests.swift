@@ -485,9 +485,9 @@ private func path(_ context: DecodingError.Context) -> [String] {
             [object(2, ["name": "one"]), classDictionary("Shared")],
             top: [("a", 1), ("b", 1)]
         )
-        let session = ArchiveDecodingSession(archive: value, options: decoder.options)
-        let a = try session.decodeTopLevel(Shared.self, stored: .uid(1), codingPath: .root)
-        let b = try session.decodeTopLevel(Shared.self, stored: .uid(1), codingPath: .root)
+        let session = try ArchiveDecodingSession(archive: value, options: decoder.options)
+        let a = try session.decodeTopLevel(Shared.self, stored: .uid(UID(1)), codingPath: .root)
+        let b = try session.decodeTopLevel(Shared.self, stored: .uid(UID(1)), codingPath: .root)
         #expect(a === b)
     }
 

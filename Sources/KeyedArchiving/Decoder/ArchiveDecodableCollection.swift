@@ -54,7 +54,7 @@ extension Array: ArchiveDecodableCollection where Element: Decodable {
         let elements = try decoder.currentElements()
         self = []
         self.reserveCapacity(elements.count)
-        for index in elements.indices {
+        for index in 0..<elements.count {
             self.append(try decoder.decodeElement(Element.self, at: index, of: elements))
         }
     }
@@ -64,7 +64,7 @@ extension Set: ArchiveDecodableCollection where Element: Decodable {
     init(archiveDecoder decoder: _ArchiveDecoder) throws {
         let elements = try decoder.currentElements()
         self.init(minimumCapacity: elements.count)
-        for index in elements.indices {
+        for index in 0..<elements.count {
             self.insert(try decoder.decodeElement(Element.self, at: index, of: elements))
         }
     }

@@ -16,7 +16,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-internal struct DecodedClassInfo {
+internal final class DecodedClassInfo {
     /// The Foundation shapes the decoder reads specially.
     enum Kind: UInt8 {
         /// `NSNull`: decodes as `nil`.

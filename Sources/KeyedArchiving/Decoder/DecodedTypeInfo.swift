@@ -10,17 +10,19 @@
 
 /// What the decoder needs to know about a type that decodes itself, worked out once per type
 /// rather than with a dynamic cast per value.
+///
+/// It holds no references, so handing it out costs no reference counting.
 internal struct DecodedTypeInfo {
     /// Whether the type is a class, whose instances are shared by UID.
     let isClass: Bool
     /// The type as a collection the decoder reads itself, if it is one.
     let collectionType: (any ArchiveDecodableCollection.Type)?
-    /// The class names the type accepts, when it declares them with ``ArchivedClassNaming``.
-    let acceptedClassNames: Set<String>?
+    /// Whether the type declares the class names it accepts with ``ArchivedClassNaming``.
+    let declaresClassNames: Bool
 
     init<T: Decodable>(_ type: T.Type) {
         self.isClass = type is AnyObject.Type
         self.collectionType = type as? any ArchiveDecodableCollection.Type
-        self.acceptedClassNames = (type as? any ArchivedClassNaming.Type)?.acceptedArchivedClassNames
+        self.declaresClassNames = type is any ArchivedClassNaming.Type
     }
 }

@@ -90,7 +90,7 @@ extension _ArchiveDecoder {
     @inline(never)
     func mismatch(
         _ type: Any.Type,
-        object: PropertyListValue,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition,
         detail: String = ""
@@ -115,7 +115,7 @@ extension _ArchiveDecoder {
     @inline(never)
     func corrupted(
         _ error: KeyedArchiveError,
-        object: PropertyListValue?,
+        object: InPlaceValue?,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) -> DecodingError {
@@ -134,7 +134,7 @@ extension _ArchiveDecoder {
         let error = KeyedArchiveError(
             .invalidReference,
             uid: uid,
-            reason: "\(uid) is not below the object count \(self.session.objects.count)"
+            reason: "\(uid) is not below the object count \(self.session.objectCount)"
         )
         return self.corrupted(error, object: nil, uid: uid, at: position)
     }
@@ -151,23 +151,24 @@ extension _ArchiveDecoder {
     }
 
     /// Describes a value: `object UID(7) (class Cat)` or `inline integer 3`.
-    func describeValue(_ object: PropertyListValue, uid: UID?) -> String {
+    func describeValue(_ object: InPlaceValue, uid: UID?) -> String {
         if let uid { return self.session.describe(uid) }
         return "inline \(object.kindName)"
     }
 
     /// A short account of a value for messages: `integer 300`, `string "abc"`, `object of class NSDate`.
-    func summarize(_ object: PropertyListValue) -> String {
+    func summarize(_ object: InPlaceValue) -> String {
         switch object {
         case .integer(let value): return "integer \(value)"
         case .real(let value): return "real \(value)"
         case .float(let value): return "float \(value)"
         case .bool(let value): return "Boolean \(value)"
-        case .string(let value):
+        case .string(let region):
+            guard let value = try? self.session.string(region) else { return "string" }
             let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
             return "string \"\(shown)\""
         case .data(let value): return "data (\(value.count) bytes)"
-        case .date(let value): return "date \(value.timeIntervalSinceReferenceDate)"
+        case .date(let value): return "date \(value)"
         case .array(let value): return "array of \(value.count)"
         case .uid(let value): return "\(value)"
         case .dictionary(let dictionary):

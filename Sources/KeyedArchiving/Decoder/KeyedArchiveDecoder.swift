@@ -45,7 +45,8 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Decodes the root object of an archive.
     ///
     /// The root is the object under the `$top` key `root`; an archive without `root` but with exactly
-    /// one top-level key decodes the object under that key.
+    /// one top-level key decodes the object under that key. A binary archive is read in place: no
+    /// tree of the property list is built, and only the objects the value reaches are read.
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - data: A binary or XML property list holding a keyed archive.
@@ -53,7 +54,12 @@ public struct KeyedArchiveDecoder: Sendable {
     /// - Throws: `DecodingError`. When the bytes are not a keyed archive, it is
     ///   `DecodingError.dataCorrupted` whose `underlyingError` is a ``KeyedArchiveError``.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from data: some DataProtocol) throws -> T {
-        try self.decode(type, from: Self.archive(from: data, limits: self.limits))
+        do throws(any Error) {
+            let session = try ArchiveDecodingSession(bytes: data, options: self.options)
+            return try session.decodeTopLevel(type, stored: session.rootValue(), codingPath: .root)
+        } catch {
+            throw Self.reportedError(error, reading: data, limits: self.limits)
+        }
     }
 
     /// Decodes the root object of an archive that has already been read.
@@ -63,16 +69,12 @@ public struct KeyedArchiveDecoder: Sendable {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError`; `keyNotFound` when the archive has no root object.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from archive: KeyedArchive) throws -> T {
-        let stored: PropertyListValue
-        if let root = archive.topValue(forKey: "root") {
-            stored = root
-        } else if archive.top.count == 1, let only = archive.top.first {
-            stored = only.value
-        } else {
-            throw DecodingError.archiveMissingTopKey("root", available: archive.top.map(\.key))
+        do throws(any Error) {
+            let session = try ArchiveDecodingSession(archive: archive, options: self.options)
+            return try session.decodeTopLevel(type, stored: session.rootValue(), codingPath: .root)
+        } catch let error as KeyedArchiveError {
+            throw DecodingError.archiveUnreadable(error)
         }
-        let session = ArchiveDecodingSession(archive: archive, options: self.options)
-        return try session.decodeTopLevel(type, stored: stored, codingPath: .root)
     }
 
     /// Decodes the object under one `$top` key, such as `"$0"` in archives written with
@@ -88,11 +90,18 @@ public struct KeyedArchiveDecoder: Sendable {
         forKey key: String,
         from archive: KeyedArchive
     ) throws -> T {
-        guard let stored = archive.topValue(forKey: key) else {
+        guard archive.topValue(forKey: key) != nil else {
             throw DecodingError.archiveMissingTopKey(key, available: archive.top.map(\.key))
         }
-        let session = ArchiveDecodingSession(archive: archive, options: self.options)
-        return try session.decodeTopLevel(type, stored: stored, codingPath: .root)
+        do throws(any Error) {
+            let session = try ArchiveDecodingSession(archive: archive, options: self.options)
+            guard let stored = try session.topValue(forKey: key) else {
+                throw DecodingError.archiveMissingTopKey(key, available: archive.top.map(\.key))
+            }
+            return try session.decodeTopLevel(type, stored: stored, codingPath: .root)
+        } catch let error as KeyedArchiveError {
+            throw DecodingError.archiveUnreadable(error)
+        }
     }
 
     /// The options a decoding session runs with.
@@ -107,6 +116,27 @@ public struct KeyedArchiveDecoder: Sendable {
         } catch {
             throw DecodingError.archiveUnreadable(error)
         }
+    }
+
+    /// The error to report for a decoding that failed with `error`.
+    ///
+    /// Decoding in place reads only the objects it reaches, in the order it reaches them, so the
+    /// first fault it meets is not always the one reading the whole archive finds first. On failure
+    /// the archive is read whole: if that fails, its error is reported, as it would be had the
+    /// archive been read before decoding; otherwise the decoding's own error is.
+    @inline(never)
+    internal static func reportedError(
+        _ error: any Error,
+        reading data: some DataProtocol,
+        limits: PropertyListLimits
+    ) -> any Error {
+        do {
+            _ = try KeyedArchive(parsing: data, limits: limits)
+        } catch {
+            return DecodingError.archiveUnreadable(error)
+        }
+        if let error = error as? KeyedArchiveError { return DecodingError.archiveUnreadable(error) }
+        return error
     }
 }
 

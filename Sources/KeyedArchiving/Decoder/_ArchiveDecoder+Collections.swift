@@ -13,15 +13,47 @@ import PropertyLists
 // The contents of collection objects: the elements of arrays and sets, and the pairs of
 // dictionaries, in every form Foundation writes.
 
+/// The stored elements of an array or set object, as object references of the property list: the
+/// references of an array in place, or references gathered from numbered keys.
+internal struct ArchiveElements {
+    /// The array whose elements these are, if they are an array's.
+    private let array: InPlaceRegion?
+    /// The references, when they are not an array's.
+    private let references: [Int]
+    /// The number of elements.
+    let count: Int
+
+    /// The elements of an array.
+    init(array: InPlaceRegion) {
+        self.array = array
+        self.references = []
+        self.count = array.count
+    }
+
+    /// Elements gathered one by one.
+    init(references: [Int]) {
+        self.array = nil
+        self.references = references
+        self.count = references.count
+    }
+
+    /// The object reference of the element at `index`, which must be below ``count``.
+    @inline(__always)
+    func reference(at index: Int, in plist: InPlaceBinaryPropertyList) -> Int {
+        if let array { return plist.element(of: array, at: index) }
+        return self.references[index]
+    }
+}
+
 extension _ArchiveDecoder {
     /// The elements of an array or set object: `NS.objects` of `NSArray`, `NSSet` and their mutable
     /// forms, `NS.object.0`, `NS.object.1`, … of `NSOrderedSet`, and either form of `NSCountedSet`
     /// (each distinct object once). A plain array is taken as it is.
     func unkeyedElements(
-        of object: PropertyListValue,
+        of object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
-    ) throws -> [PropertyListValue] {
+    ) throws -> ArchiveElements {
         let elements = try self.storedElements(of: object, uid: uid, at: position)
         try self.charge(elements.count, object: object, uid: uid, at: position)
         return elements
@@ -30,52 +62,53 @@ extension _ArchiveDecoder {
     /// The elements of an array or set, as ``unkeyedElements(of:uid:at:)`` returns them, without
     /// counting them against the decoded-size budget.
     private func storedElements(
-        of object: PropertyListValue,
+        of object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
-    ) throws -> [PropertyListValue] {
+    ) throws -> ArchiveElements {
         guard case .dictionary(let dictionary) = object else {
-            if case .array(let elements) = object { return elements }
+            if case .array(let elements) = object { return ArchiveElements(array: elements) }
             throw self.mismatch([Any].self, object: object, uid: uid, at: position)
         }
-        switch try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind {
+        let session = self.session
+        switch try self.classKind(of: dictionary, object: object, uid: uid, at: position) {
         case .array, .set:
             guard case .array(let elements)? = try self.field("NS.objects", of: dictionary, uid: uid, at: position)
             else {
                 throw self.unexpected("an array or set without an NS.objects array", object, uid, position)
             }
-            return elements
+            return ArchiveElements(array: elements)
         case .countedSet:
             if case .array(let elements)? = try self.field("NS.objects", of: dictionary, uid: uid, at: position) {
-                return elements
+                return ArchiveElements(array: elements)
             }
-            guard case .integer(let storedCount)? = dictionary["NS.count"],
+            guard case .integer(let storedCount)? = try session.value(forKey: "NS.count", in: dictionary),
                 let count = storedCount.exactly(Int.self), count >= 0, count <= dictionary.count
             else {
                 throw self.unexpected("an NSCountedSet without NS.objects or a valid NS.count", object, uid, position)
             }
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(count)
+            var references: [Int] = []
+            references.reserveCapacity(count)
             for index in 0..<count {
-                guard let element = dictionary["NS.object\(index)"] else {
+                guard let found = session.plist.position(ofKey: "NS.object\(index)", in: dictionary) else {
                     throw self.unexpected("an NSCountedSet without NS.object\(index)", object, uid, position)
                 }
-                elements.append(element)
+                references.append(session.plist.value(of: dictionary, at: found))
             }
-            return elements
+            return ArchiveElements(references: references)
         case .orderedSet:
-            var elements: [PropertyListValue] = []
-            while let element = dictionary["NS.object.\(elements.count)"] {
-                elements.append(element)
+            var references: [Int] = []
+            while let found = session.plist.position(ofKey: "NS.object.\(references.count)", in: dictionary) {
+                references.append(session.plist.value(of: dictionary, at: found))
             }
-            return elements
+            return ArchiveElements(references: references)
         default:
             throw self.mismatch([Any].self, object: object, uid: uid, at: position)
         }
     }
 
     /// The elements of the current array or set object, as stored.
-    func currentElements() throws -> [PropertyListValue] {
+    func currentElements() throws -> ArchiveElements {
         try self.unkeyedElements(
             of: self.object,
             uid: self.uid,
@@ -83,15 +116,21 @@ extension _ArchiveDecoder {
         )
     }
 
+    /// The stored value of an element: a UID, or a value stored inline.
+    @inline(__always)
+    func storedElement(at index: Int, of elements: ArchiveElements) throws -> InPlaceValue {
+        try self.session.read(elements.reference(at: index, in: self.session.plist))
+    }
+
     /// Decodes one of the current object's elements, as returned by ``currentElements()``.
     @inline(__always)
-    func decodeElement<E: Decodable>(_: E.Type, at index: Int, of elements: [PropertyListValue]) throws -> E {
+    func decodeElement<E: Decodable>(_: E.Type, at index: Int, of elements: ArchiveElements) throws -> E {
         let position = ArchiveDecodingPosition(
             parent: self.codingPathNode,
             key: ArchiveDecodingIndexKey(index),
             owner: self.uid
         )
-        return try self.decode(E.self, stored: elements[index], at: position)
+        return try self.decode(E.self, stored: self.storedElement(at: index, of: elements), at: position)
     }
 
     /// Decodes the current array or set object as an array of strings.
@@ -99,7 +138,7 @@ extension _ArchiveDecoder {
         let elements = try self.currentElements()
         var strings: [String] = []
         strings.reserveCapacity(elements.count)
-        for index in elements.indices {
+        for index in 0..<elements.count {
             strings.append(try self.decodeElement(String.self, at: index, of: elements))
         }
         return strings
@@ -107,11 +146,11 @@ extension _ArchiveDecoder {
 
     /// The keys and values of an `NSDictionary`, as stored (usually UIDs).
     func dictionaryPairs(
-        of dictionary: PropertyListDictionary,
-        object: PropertyListValue,
+        of dictionary: InPlaceRegion,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
-    ) throws -> (keys: [PropertyListValue], values: [PropertyListValue]) {
+    ) throws -> (keys: ArchiveElements, values: ArchiveElements) {
         guard case .array(let keys)? = try self.field("NS.keys", of: dictionary, uid: uid, at: position),
             case .array(let values)? = try self.field("NS.objects", of: dictionary, uid: uid, at: position)
         else {
@@ -126,22 +165,23 @@ extension _ArchiveDecoder {
             )
         }
         try self.charge(2 * keys.count, object: object, uid: uid, at: position)
-        return (keys, values)
+        return (ArchiveElements(array: keys), ArchiveElements(array: values))
     }
 
-    /// The entries of an `NSDictionary` by key string, for a keyed container. Number keys become
-    /// their decimal strings.
+    /// The entries of an `NSDictionary` by key string, for a keyed container: the key names in
+    /// order, and the object reference of each one's value. Number keys become their decimal
+    /// strings; a key that repeats keeps its last value.
     func dictionaryEntries(
-        of dictionary: PropertyListDictionary,
-        object: PropertyListValue,
+        of dictionary: InPlaceRegion,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
-    ) throws -> PropertyListDictionary {
+    ) throws -> ArchiveDictionaryEntries {
         let (keys, values) = try self.dictionaryPairs(of: dictionary, object: object, uid: uid, at: position)
-        var entries = PropertyListDictionary()
-        entries.reserveCapacity(keys.count)
-        for (storedKey, value) in zip(keys, values) {
-            let (keyObject, keyUID) = try self.resolve(storedKey, at: position)
+        var entries = ArchiveDictionaryEntries()
+        let plist = self.session.plist
+        for index in 0..<keys.count {
+            let (keyObject, keyUID) = try self.resolve(self.storedElement(at: index, of: keys), at: position)
             let name: String
             if case .integer(let number) = keyObject {
                 name = number.description
@@ -155,7 +195,7 @@ extension _ArchiveDecoder {
                     position
                 )
             }
-            entries[name] = value
+            entries.set(name, reference: values.reference(at: index, in: plist))
         }
         return entries
     }
@@ -170,7 +210,7 @@ extension _ArchiveDecoder {
         guard case .dictionary(let dictionary) = object else {
             throw self.mismatch([K: V].self, object: object, uid: uid, at: position)
         }
-        let kind = try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind
+        let kind = try self.classKind(of: dictionary, object: object, uid: uid, at: position)
         var result: [K: V] = [:]
         switch kind {
         case .null:
@@ -178,28 +218,43 @@ extension _ArchiveDecoder {
         case .dictionary:
             let (keys, values) = try self.dictionaryPairs(of: dictionary, object: object, uid: uid, at: position)
             result.reserveCapacity(keys.count)
-            for index in keys.indices {
+            for index in 0..<keys.count {
+                let storedKey = try self.storedElement(at: index, of: keys)
                 let key = try self.decodeDictionaryKey(
                     K.self,
-                    stored: keys[index],
+                    stored: storedKey,
                     index: index,
                     parent: node,
                     owner: uid
                 )
                 let valuePosition = ArchiveDecodingPosition(
                     parent: node,
-                    key: self.pathKey(forStoredKey: keys[index], index: index),
+                    key: self.pathKey(forStoredKey: storedKey, index: index),
                     owner: uid
                 )
-                result[key] = try self.decode(V.self, stored: values[index], at: valuePosition)
+                result[key] = try self.decode(
+                    V.self,
+                    stored: self.storedElement(at: index, of: values),
+                    at: valuePosition
+                )
             }
         default:
+            try self.charge(dictionary.count, object: object, uid: uid, at: position)
             result.reserveCapacity(dictionary.count)
-            for (index, (archiveKey, stored)) in dictionary.enumerated() {
+            let plist = self.session.plist
+            for index in 0..<dictionary.count {
+                let keyReference = plist.key(of: dictionary, at: index)
+                guard case .string(let region) = try self.session.read(keyReference) else {
+                    throw self.unexpected("an object's key is not a string", object, uid, position)
+                }
+                let archiveKey = try self.session.string(region)
                 guard let name = KeyedArchive.unescapedKey(archiveKey) else { continue }
+                // An escaped key (`$$name`) decodes from its characters after the first.
+                let storedName = name.utf8.count == archiveKey.utf8.count ? region : region.droppingFirstCharacter
+                let stored = try self.session.read(plist.value(of: dictionary, at: index))
                 let key = try self.decodeDictionaryKey(
                     K.self,
-                    stored: .string(name),
+                    stored: .string(storedName),
                     index: index,
                     parent: node,
                     owner: uid
@@ -218,7 +273,7 @@ extension _ArchiveDecoder {
     /// Decodes a dictionary key; a string key decodes into an integer type when it spells one.
     private func decodeDictionaryKey<K: Decodable>(
         _: K.Type,
-        stored: PropertyListValue,
+        stored: InPlaceValue,
         index: Int,
         parent: CodingPathNode,
         owner: UID?
@@ -231,7 +286,7 @@ extension _ArchiveDecoder {
                 let (object, uid) = try? self.resolve(stored, at: position),
                 let string = try? self.unboxString(object, uid: uid, at: position)
             else { throw error }
-            let number: PropertyListValue
+            let number: InPlaceValue
             if let signed = Int64(string) {
                 number = .integer(PropertyListInteger(signed))
             } else if let unsigned = UInt64(string) {
@@ -245,15 +300,39 @@ extension _ArchiveDecoder {
     }
 
     /// The coding key of a dictionary value, from its stored key.
-    private func pathKey(forStoredKey stored: PropertyListValue, index: Int) -> ArchiveDictionaryDecodingKey {
+    private func pathKey(forStoredKey stored: InPlaceValue, index: Int) -> ArchiveDictionaryDecodingKey {
         var key = stored
-        if case .uid(let uid) = stored, let object = self.session.object(at: uid) { key = object }
+        if case .uid(let uid) = stored, let object = try? self.session.object(at: uid) {
+            key = object
+        }
         switch key {
-        case .string(let string): return ArchiveDictionaryDecodingKey(stringValue: string)
+        case .string(let region):
+            guard let string = try? self.session.string(region) else { break }
+            return ArchiveDictionaryDecodingKey(stringValue: string)
         case .integer(let number):
             if let int = number.exactly(Int.self) { return ArchiveDictionaryDecodingKey(intValue: int) }
             return ArchiveDictionaryDecodingKey(stringValue: number.description)
-        default: return ArchiveDictionaryDecodingKey(stringValue: "Key \(index)")
+        default: break
         }
+        return ArchiveDictionaryDecodingKey(stringValue: "Key \(index)")
+    }
+}
+
+/// The entries of an `NSDictionary` that a keyed container reads: key names in archive order and
+/// the object reference of each one's value.
+internal struct ArchiveDictionaryEntries {
+    /// The key names, each once, in the order first met.
+    private(set) var names: [String] = []
+    /// The object reference of each key's value.
+    private var references: [String: Int] = [:]
+
+    /// Sets the value of a key; a key met again keeps its first place and takes the new value.
+    mutating func set(_ name: String, reference: Int) {
+        if self.references.updateValue(reference, forKey: name) == nil { self.names.append(name) }
+    }
+
+    /// The object reference of a key's value, if the key is present.
+    func reference(forKey name: String) -> Int? {
+        self.references[name]
     }
 }

@@ -23,28 +23,46 @@ extension _ArchiveDecoder {
     /// `String`: a string, or an `NSString` / `NSMutableString` object.
     @inline(__always)
     func unboxString(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> String {
-        if case .string(let value) = object { return value }
+        if case .string(let region) = object { return try self.string(region, object: object, uid: uid, at: position) }
         return try self.unboxStringObject(object, uid: uid, at: position)
     }
 
+    /// The characters of a string, as a `DecodingError` when they are not valid.
+    @inline(__always)
+    func string(
+        _ region: InPlaceRegion,
+        object: InPlaceValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> String {
+        do {
+            return try self.session.string(region)
+        } catch {
+            throw self.corrupted(error, object: object, uid: uid, at: position)
+        }
+    }
+
     private func unboxStringObject(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> String {
         guard case .dictionary(let dictionary) = object,
-            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .string
+            try self.classKind(of: dictionary, object: object, uid: uid, at: position) == .string
         else {
             throw self.mismatch(String.self, object: object, uid: uid, at: position)
         }
         if let string = try self.field("NS.string", of: dictionary, uid: uid, at: position) {
-            if case .string(let value) = string { return value }
+            if case .string(let region) = string {
+                return try self.string(region, object: object, uid: uid, at: position)
+            }
         } else if let bytes = try self.field("NS.bytes", of: dictionary, uid: uid, at: position) {
-            if case .data(let data) = bytes {
+            if case .data(let region) = bytes {
+                let data = self.session.plist.data(region)
                 let value = String(decoding: data, as: UTF8.self)
                 if value.utf8.elementsEqual(data) { return value }
             }
@@ -55,32 +73,32 @@ extension _ArchiveDecoder {
     /// `Data`: data, or an `NSData` / `NSMutableData` object.
     @inline(__always)
     func unboxData(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> Data {
-        if case .data(let value) = object { return value }
+        if case .data(let region) = object { return self.session.plist.data(region) }
         guard case .dictionary(let dictionary) = object,
-            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .data
+            try self.classKind(of: dictionary, object: object, uid: uid, at: position) == .data
         else {
             throw self.mismatch(Data.self, object: object, uid: uid, at: position)
         }
-        guard case .data(let value)? = try self.field("NS.data", of: dictionary, uid: uid, at: position) else {
+        guard case .data(let region)? = try self.field("NS.data", of: dictionary, uid: uid, at: position) else {
             throw self.unexpected("an NSData without data in NS.data", object, uid, position)
         }
-        return value
+        return self.session.plist.data(region)
     }
 
     /// `Date`: an `NSDate` object (`NS.time`, seconds since 2001), or a date.
     @inline(__always)
     func unboxDate(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> Date {
-        if case .date(let value) = object { return value }
+        if case .date(let value) = object { return Date(timeIntervalSinceReferenceDate: value) }
         guard case .dictionary(let dictionary) = object,
-            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .date
+            try self.classKind(of: dictionary, object: object, uid: uid, at: position) == .date
         else {
             throw self.mismatch(Date.self, object: object, uid: uid, at: position)
         }
@@ -99,15 +117,15 @@ extension _ArchiveDecoder {
 
     /// `UUID`: an `NSUUID` object (`NS.uuidbytes`, 16 bytes), or a string holding a UUID.
     func unboxUUID(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> UUID {
         if case .dictionary(let dictionary) = object,
-            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .uuid
+            try self.classKind(of: dictionary, object: object, uid: uid, at: position) == .uuid
         {
-            guard case .data(let data)? = try self.field("NS.uuidbytes", of: dictionary, uid: uid, at: position),
-                let uuid = UUID(archivedBytes: data)
+            guard case .data(let region)? = try self.field("NS.uuidbytes", of: dictionary, uid: uid, at: position),
+                let uuid = UUID(archivedBytes: self.session.plist.data(region))
             else {
                 throw self.unexpected("an NSUUID without 16 bytes in NS.uuidbytes", object, uid, position)
             }
@@ -127,12 +145,12 @@ extension _ArchiveDecoder {
 
     /// `URL`: an `NSURL` object (`NS.relative` against `NS.base`), or a string.
     func unboxURL(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> URL {
         if case .dictionary(let dictionary) = object,
-            try self.classInfo(of: dictionary, object: object, uid: uid, at: position).kind == .url
+            try self.classKind(of: dictionary, object: object, uid: uid, at: position) == .url
         {
             return try self.unboxURLObject(dictionary, object: object, uid: uid, at: position, depth: 0)
         }
@@ -149,8 +167,8 @@ extension _ArchiveDecoder {
     }
 
     private func unboxURLObject(
-        _ dictionary: PropertyListDictionary,
-        object: PropertyListValue,
+        _ dictionary: InPlaceRegion,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition,
         depth: Int
@@ -158,19 +176,17 @@ extension _ArchiveDecoder {
         guard depth <= self.session.maximumDepth else {
             throw self.depthExceeded(object: object, uid: uid, at: position)
         }
-        guard let relativeStored = dictionary["NS.relative"] else {
+        guard let relativeStored = try self.session.value(forKey: "NS.relative", in: dictionary) else {
             throw self.unexpected("an NSURL without NS.relative", object, uid, position)
         }
         let (relativeObject, relativeUID) = try self.resolve(relativeStored, at: position)
         let relative = try self.unboxString(relativeObject, uid: relativeUID, at: position)
 
         var base: URL?
-        if case .uid(let baseUID)? = dictionary["NS.base"], baseUID.rawValue != 0 {
-            guard let baseObject = self.session.object(at: baseUID) else {
-                throw self.invalidReference(baseUID, at: position)
-            }
+        if case .uid(let baseUID)? = try self.session.value(forKey: "NS.base", in: dictionary), baseUID.rawValue != 0 {
+            let baseObject = try self.object(at: baseUID, at: position)
             guard case .dictionary(let baseDictionary) = baseObject,
-                try self.classInfo(of: baseDictionary, object: baseObject, uid: baseUID, at: position).kind == .url
+                try self.classKind(of: baseDictionary, object: baseObject, uid: baseUID, at: position) == .url
             else {
                 throw self.unexpected("NS.base of an NSURL is not an NSURL", object, uid, position)
             }
@@ -197,11 +213,17 @@ extension _ArchiveDecoder {
     /// The value of a field of an object dictionary, following one UID.
     func field(
         _ name: String,
-        of dictionary: PropertyListDictionary,
+        of dictionary: InPlaceRegion,
         uid: UID?,
         at position: ArchiveDecodingPosition
-    ) throws -> PropertyListValue? {
-        guard let stored = dictionary[name] else { return nil }
+    ) throws -> InPlaceValue? {
+        let found: InPlaceValue?
+        do {
+            found = try self.session.value(forKey: name, in: dictionary)
+        } catch {
+            throw self.corrupted(error, object: nil, uid: uid, at: position)
+        }
+        guard let stored = found else { return nil }
         return try self.resolve(stored, at: position).object
     }
 
@@ -209,7 +231,7 @@ extension _ArchiveDecoder {
     @inline(never)
     func unexpected(
         _ reason: String,
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         _ uid: UID?,
         _ position: ArchiveDecodingPosition
     ) -> DecodingError {

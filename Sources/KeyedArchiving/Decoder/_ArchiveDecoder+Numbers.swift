@@ -18,7 +18,7 @@ extension _ArchiveDecoder {
     @inline(__always)
     func unboxInteger<I: FixedWidthInteger>(
         _ type: I.Type,
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> I {
@@ -40,7 +40,7 @@ extension _ArchiveDecoder {
     /// `Double`: from a real, a 32-bit real, or an integer that converts exactly.
     @inline(__always)
     func unboxDouble(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> Double {
@@ -61,7 +61,7 @@ extension _ArchiveDecoder {
     /// integer that converts exactly.
     @inline(__always)
     func unboxFloat(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> Float {
@@ -82,7 +82,7 @@ extension _ArchiveDecoder {
     /// `Bool`: from a Boolean, or an integer that is 0 or 1.
     @inline(__always)
     func unboxBool(
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> Bool {
@@ -111,7 +111,7 @@ extension _ArchiveDecoder {
     @inline(never)
     private func numberMismatch(
         _ type: Any.Type,
-        _ object: PropertyListValue,
+        _ object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) -> DecodingError {

@@ -25,7 +25,7 @@ internal final class _ArchiveDecoder: Decoder {
     /// The archive-wide state.
     let session: ArchiveDecodingSession
     /// The object (or inline value) being decoded; never a UID.
-    @exclusivity(unchecked) private(set) var object: PropertyListValue
+    @exclusivity(unchecked) private(set) var object: InPlaceValue
     /// The UID of ``object``, or `nil` for an inline value.
     @exclusivity(unchecked) private(set) var uid: UID?
     /// The coding path of ``object``.
@@ -37,7 +37,7 @@ internal final class _ArchiveDecoder: Decoder {
     /// How many depths ``nodePool`` serves; deeper values allocate their nodes.
     private static var nodePoolLimit: Int { 32 }
 
-    init(session: ArchiveDecodingSession, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) {
+    init(session: ArchiveDecodingSession, object: InPlaceValue, uid: UID?, codingPath: CodingPathNode) {
         self.session = session
         self.object = object
         self.uid = uid
@@ -80,16 +80,19 @@ extension _ArchiveDecoder {
     @inline(__always)
     func decode<T: Decodable>(
         _ type: T.Type,
-        stored: PropertyListValue,
+        stored: InPlaceValue,
         at position: ArchiveDecodingPosition
     ) throws -> T {
         guard case .uid(let uid) = stored else {
             return try self.decode(type, object: stored, uid: nil, at: position, reentrant: false)
         }
-        guard let object = self.session.object(at: uid) else {
-            throw self.invalidReference(uid, at: position)
-        }
-        return try self.decode(type, object: object, uid: uid, at: position, reentrant: false)
+        return try self.decode(
+            type,
+            object: self.object(at: uid, at: position),
+            uid: uid,
+            at: position,
+            reentrant: false
+        )
     }
 
     /// Decodes `T` from a resolved object.
@@ -100,7 +103,7 @@ extension _ArchiveDecoder {
     ///   value container, which must not count as a cycle.
     func decode<T: Decodable>(
         _ type: T.Type,
-        object: PropertyListValue,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition,
         reentrant: Bool
@@ -162,7 +165,7 @@ extension _ArchiveDecoder {
     /// being decoded is a cycle, which a value built by `init(from:)` cannot hold: that throws.
     private func decodeComposite<T: Decodable>(
         _ type: T.Type,
-        object: PropertyListValue,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition,
         reentrant: Bool
@@ -172,7 +175,9 @@ extension _ArchiveDecoder {
         let typeInfo = self.session.typeInfo(type)
         // Checked at every reference, before a cached instance is handed out: an object decoded
         // once as one type must not pass as another type with a different declared class.
-        if let accepted = typeInfo.acceptedClassNames {
+        if typeInfo.declaresClassNames,
+            let accepted = (type as? any ArchivedClassNaming.Type)?.acceptedArchivedClassNames
+        {
             try self.checkClass(of: object, uid: uid, accepts: accepted, for: type, at: position)
         }
         if let objectUID {
@@ -266,35 +271,46 @@ extension _ArchiveDecoder {
     /// Resolves a stored value: a UID becomes its object; an inline value stays as it is.
     @inline(__always)
     func resolve(
-        _ stored: PropertyListValue,
+        _ stored: InPlaceValue,
         at position: ArchiveDecodingPosition
-    ) throws -> (object: PropertyListValue, uid: UID?) {
+    ) throws -> (object: InPlaceValue, uid: UID?) {
         guard case .uid(let uid) = stored else { return (stored, nil) }
-        guard let object = self.session.object(at: uid) else {
-            throw self.invalidReference(uid, at: position)
+        return (try self.object(at: uid, at: position), uid)
+    }
+
+    /// The object a UID refers to.
+    /// - Throws: `DecodingError.dataCorrupted` if the UID is out of range or the object is not valid.
+    @inline(__always)
+    func object(at uid: UID, at position: ArchiveDecodingPosition) throws -> InPlaceValue {
+        let found: InPlaceValue?
+        do {
+            found = try self.session.object(at: uid)
+        } catch {
+            throw self.corrupted(error, object: nil, uid: uid, at: position)
         }
-        return (object, uid)
+        guard let found else { throw self.invalidReference(uid, at: position) }
+        return found
     }
 
     /// Whether a resolved value is `nil`: UID 0, or an `NSNull` object.
-    func isNil(_ object: PropertyListValue, uid: UID?) -> Bool {
+    func isNil(_ object: InPlaceValue, uid: UID?) -> Bool {
         if uid?.rawValue == 0 { return true }
         guard case .dictionary(let dictionary) = object else { return false }
-        return (try? self.session.classInfo(of: dictionary, uid: uid))?.kind == .null
+        return (try? self.session.classKind(of: dictionary, uid: uid)) == .null
     }
 
     /// Whether a stored value is `nil`, resolving a UID.
-    func isNil(stored: PropertyListValue) -> Bool {
+    func isNil(stored: InPlaceValue) -> Bool {
         guard case .uid(let uid) = stored else { return false }
         if uid.rawValue == 0 { return true }
-        guard let object = self.session.object(at: uid) else { return false }
+        guard let object = try? self.session.object(at: uid) else { return false }
         return self.isNil(object, uid: uid)
     }
 
     /// The class of an object dictionary, as a `DecodingError` on failure.
     func classInfo(
-        of dictionary: PropertyListDictionary,
-        object: PropertyListValue,
+        of dictionary: InPlaceRegion,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> DecodedClassInfo {
@@ -305,11 +321,26 @@ extension _ArchiveDecoder {
         }
     }
 
+    /// The kind of class of an object dictionary, as a `DecodingError` on failure.
+    @inline(__always)
+    func classKind(
+        of dictionary: InPlaceRegion,
+        object: InPlaceValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> DecodedClassInfo.Kind {
+        do {
+            return try self.session.classKind(of: dictionary, uid: uid)
+        } catch {
+            throw self.corrupted(error, object: object, uid: uid, at: position)
+        }
+    }
+
     /// Checks that a container at `node` does not nest deeper than allowed.
     @inline(__always)
     func checkDepth(
         _ node: CodingPathNode,
-        object: PropertyListValue,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws {
@@ -326,12 +357,12 @@ extension _ArchiveDecoder {
             uid: uid,
             reason: "\(uid) refers back to itself while it is being decoded: \(path)"
         )
-        return self.corrupted(error, object: self.session.object(at: uid), uid: uid, at: position)
+        return self.corrupted(error, object: try? self.session.object(at: uid), uid: uid, at: position)
     }
 
     /// Checks that an object's class is one a type declares with ``ArchivedClassNaming``.
     private func checkClass<T>(
-        of object: PropertyListValue,
+        of object: InPlaceValue,
         uid: UID?,
         accepts accepted: Set<String>,
         for type: T.Type,
@@ -347,7 +378,7 @@ extension _ArchiveDecoder {
     @inline(never)
     private func classMismatch(
         _ type: Any.Type,
-        object: PropertyListValue,
+        object: InPlaceValue,
         uid: UID?,
         accepted: Set<String>,
         at position: ArchiveDecodingPosition
@@ -373,7 +404,7 @@ extension _ArchiveDecoder {
     /// - Throws: `DecodingError.dataCorrupted` with ``KeyedArchiveError/Code/decodedSizeLimitExceeded``
     ///   once the budget is exceeded.
     @inline(__always)
-    func charge(_ count: Int, object: PropertyListValue, uid: UID?, at position: ArchiveDecodingPosition) throws {
+    func charge(_ count: Int, object: InPlaceValue, uid: UID?, at position: ArchiveDecodingPosition) throws {
         guard self.session.charge(count) else {
             throw self.corrupted(self.session.decodedSizeExceeded(uid: uid), object: object, uid: uid, at: position)
         }
@@ -381,7 +412,7 @@ extension _ArchiveDecoder {
 
     @inline(never)
     func depthExceeded(
-        object: PropertyListValue,
+        object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) -> DecodingError {

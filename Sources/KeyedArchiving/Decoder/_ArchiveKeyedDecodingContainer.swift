@@ -19,7 +19,7 @@ import PropertyLists
 internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let storage: ArchiveKeyedDecodingStorage
 
-    init(decoder: _ArchiveDecoder, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) throws {
+    init(decoder: _ArchiveDecoder, object: InPlaceValue, uid: UID?, codingPath: CodingPathNode) throws {
         self.storage = try ArchiveKeyedDecodingStorage(
             decoder: decoder,
             object: object,
@@ -35,7 +35,7 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
     }
 
     func contains(_ key: Key) -> Bool {
-        self.storage.stored(forKey: key.stringValue) != nil
+        self.storage.contains(key.stringValue)
     }
 
     /// An absent key and UID 0 both read as `nil`, as `NSCoder` has it.
@@ -201,135 +201,174 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
 
 /// The state and the non-generic work of a keyed container.
 private final class ArchiveKeyedDecodingStorage {
+    /// Where a keyed container finds its keys.
+    enum Entries {
+        /// An object's own dictionary, read in place; its keys are escaped.
+        case object(InPlaceRegion)
+        /// The entries of an `NSDictionary`.
+        case dictionary(ArchiveDictionaryEntries)
+    }
+
     let decoder: _ArchiveDecoder
+    /// The decoder's session.
+    let session: ArchiveDecodingSession
+    /// The object (or inline dictionary) the container reads.
+    let object: InPlaceValue
     /// The object's UID; `nil` for an inline dictionary.
     let uid: UID?
-    /// The entries by archive key: the object dictionary itself, or the pairs of an `NSDictionary`.
-    let entries: PropertyListDictionary
-    /// Whether ``entries`` is an object's own dictionary, whose keys are escaped.
-    let isObjectDictionary: Bool
+    /// The entries by archive key.
+    let entries: Entries
     let codingPathNode: CodingPathNode
 
-    init(decoder: _ArchiveDecoder, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) throws {
+    init(decoder: _ArchiveDecoder, object: InPlaceValue, uid: UID?, codingPath: CodingPathNode) throws {
         let position = ArchiveDecodingPosition(parent: codingPath, key: nil, owner: nil)
         guard case .dictionary(let dictionary) = object else {
             throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
         }
-        switch try decoder.classInfo(of: dictionary, object: object, uid: uid, at: position).kind {
+        switch try decoder.classKind(of: dictionary, object: object, uid: uid, at: position) {
         case .null:
             throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
         case .dictionary:
-            self.entries = try decoder.dictionaryEntries(of: dictionary, object: object, uid: uid, at: position)
-            self.isObjectDictionary = false
+            self.entries = .dictionary(
+                try decoder.dictionaryEntries(of: dictionary, object: object, uid: uid, at: position)
+            )
         default:
             try decoder.charge(dictionary.count, object: object, uid: uid, at: position)
-            self.entries = dictionary
-            self.isObjectDictionary = true
+            self.entries = .object(dictionary)
         }
         self.decoder = decoder
+        self.session = decoder.session
+        self.object = object
         self.uid = uid
         self.codingPathNode = codingPath
     }
 
     /// The coder keys, unescaped, without reserved keys.
     var keyNames: [String] {
-        self.entries.compactMap { entry in
-            self.isObjectDictionary ? KeyedArchive.unescapedKey(entry.key) : entry.key
+        switch self.entries {
+        case .dictionary(let entries):
+            return entries.names
+        case .object(let dictionary):
+            let plist = self.session.plist
+            return (0..<dictionary.count).compactMap { position in
+                guard let key = try? self.session.string(atObject: plist.key(of: dictionary, at: position))
+                else { return nil }
+                return KeyedArchive.unescapedKey(key)
+            }
         }
     }
 
-    /// The stored value for a key: an inline scalar or a UID.
+    /// The object reference of the stored value for a key: an inline scalar or a UID.
     @inline(__always)
-    func stored(forKey name: String) -> PropertyListValue? {
-        if self.isObjectDictionary, name.utf8.first == UInt8(ascii: "$") {
-            return self.entries["$" + name]
+    func reference(forKey name: String) -> Int? {
+        switch self.entries {
+        case .object(let dictionary):
+            if name.utf8.first == UInt8(ascii: "$") {
+                return self.session.plist.position(ofKey: "$" + name, in: dictionary).map {
+                    self.session.plist.value(of: dictionary, at: $0)
+                }
+            }
+            return self.lookUp(name, in: dictionary)
+        case .dictionary(let entries):
+            return entries.reference(forKey: name)
         }
-        return self.lookUp(name)
     }
 
     /// Where the last lookup found its key: types usually decode their keys in the order they were
     /// encoded, so the next key is most often the next entry.
     @exclusivity(unchecked) private var cursor = 0
 
-    /// Finds a key in ``entries``, starting after the last one found and comparing lengths before
-    /// contents (comparing two different strings costs far more than comparing their lengths).
-    private func lookUp(_ name: String) -> PropertyListValue? {
-        let count = self.entries.count
-        guard count <= 16 else { return self.entries[name] }
-        let length = name.utf8.count
-        var index = self.cursor
-        for _ in 0..<count {
-            if index >= count { index = 0 }
-            let key = self.entries[index].key
-            if key.utf8.count == length, key == name {
-                self.cursor = index + 1
-                return self.entries[index].value
+    /// Finds a key among an object's keys, starting after the last one found, comparing the bytes in
+    /// place.
+    @inline(__always)
+    private func lookUp(_ name: String, in dictionary: InPlaceRegion) -> Int? {
+        var name = name
+        return name.withUTF8 { utf8 in
+            let plist = self.session.plist
+            let count = dictionary.count
+            var index = self.cursor
+            for _ in 0..<count {
+                if index >= count { index = 0 }
+                if plist.isString(plist.key(of: dictionary, at: index), equalTo: utf8) {
+                    self.cursor = index &+ 1
+                    return plist.value(of: dictionary, at: index)
+                }
+                index &+= 1
             }
-            index += 1
+            return nil
         }
-        return nil
+    }
+
+    /// The stored value at an object reference, as a `DecodingError` when it is not valid.
+    @inline(__always)
+    private func stored(at reference: Int, at position: ArchiveDecodingPosition) throws -> InPlaceValue {
+        do {
+            return try self.session.read(reference)
+        } catch {
+            throw self.decoder.corrupted(error, object: self.object, uid: self.uid, at: position)
+        }
+    }
+
+    func contains(_ name: String) -> Bool {
+        self.reference(forKey: name) != nil
     }
 
     func decodeNil(forKey name: String) -> Bool {
-        guard let stored = self.stored(forKey: name) else { return true }
+        guard let reference = self.reference(forKey: name) else { return true }
+        guard let stored = try? self.session.read(reference) else { return false }
         return self.decoder.isNil(stored: stored)
     }
 
     @inline(__always)
     func decode<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T {
-        guard let stored = self.stored(forKey: key.stringValue) else {
+        guard let reference = self.reference(forKey: key.stringValue) else {
             throw self.decoder.keyNotFound(key, in: self.uid, at: self.codingPathNode)
         }
-        return try self.decoder.decode(
-            type,
-            stored: stored,
-            at: ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
-        )
+        let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
+        return try self.decoder.decode(type, stored: self.stored(at: reference, at: position), at: position)
     }
 
     @inline(__always)
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T? {
-        guard let stored = self.stored(forKey: key.stringValue) else { return nil }
+        guard let reference = self.reference(forKey: key.stringValue) else { return nil }
         let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
+        let stored = try self.stored(at: reference, at: position)
         guard case .uid(let uid) = stored else {
             return try self.decoder.decode(type, object: stored, uid: nil, at: position, reentrant: false)
         }
         // Resolve once, for both the nil check and the decoding.
         guard uid.rawValue != 0 else { return nil }
-        guard let object = self.decoder.session.object(at: uid) else {
-            throw self.decoder.invalidReference(uid, at: position)
-        }
+        let object = try self.decoder.object(at: uid, at: position)
         if self.decoder.isNil(object, uid: uid) { return nil }
         return try self.decoder.decode(type, object: object, uid: uid, at: position, reentrant: false)
     }
 
     /// The object at a key, resolved, for a nested container.
-    func nested(forKey key: some CodingKey) throws -> (object: PropertyListValue, uid: UID?, node: CodingPathNode) {
-        guard let stored = self.stored(forKey: key.stringValue) else {
+    func nested(forKey key: some CodingKey) throws -> (object: InPlaceValue, uid: UID?, node: CodingPathNode) {
+        guard let reference = self.reference(forKey: key.stringValue) else {
             throw self.decoder.keyNotFound(key, in: self.uid, at: self.codingPathNode)
         }
         let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
-        let (object, uid) = try self.decoder.resolve(stored, at: position)
+        let (object, uid) = try self.decoder.resolve(self.stored(at: reference, at: position), at: position)
         let node = position.node
         try self.decoder.checkDepth(node, object: object, uid: uid, at: position)
         return (object, uid, node)
     }
 
     func superDecoder() -> any Decoder {
-        let object = self.uid.flatMap(self.decoder.session.object(at:)) ?? .dictionary(self.entries)
-        return _ArchiveDecoder(
+        _ArchiveDecoder(
             session: self.decoder.session,
-            object: object,
+            object: self.object,
             uid: self.uid,
             codingPath: self.codingPathNode.appending(ArchiveCodingKey.super)
         )
     }
 
     func superDecoder(forKey key: some CodingKey) throws -> any Decoder {
-        guard self.stored(forKey: key.stringValue) != nil else {
+        guard self.reference(forKey: key.stringValue) != nil else {
             return _ArchiveDecoder(
                 session: self.decoder.session,
-                object: KeyedArchive.nullObject,
+                object: self.session.nullObject,
                 uid: UID(0),
                 codingPath: self.codingPathNode.appending(key)
             )

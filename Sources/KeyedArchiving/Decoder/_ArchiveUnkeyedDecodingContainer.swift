@@ -15,12 +15,12 @@ internal struct _ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     private let decoder: _ArchiveDecoder
     private let uid: UID?
     /// The elements as stored: UIDs, or inline scalars.
-    private let elements: [PropertyListValue]
+    private let elements: ArchiveElements
     private let codingPathNode: CodingPathNode
 
     private(set) var currentIndex: Int = 0
 
-    init(decoder: _ArchiveDecoder, object: PropertyListValue, uid: UID?, codingPath: CodingPathNode) throws {
+    init(decoder: _ArchiveDecoder, object: InPlaceValue, uid: UID?, codingPath: CodingPathNode) throws {
         let position = ArchiveDecodingPosition(parent: codingPath, key: nil, owner: nil)
         self.elements = try decoder.unkeyedElements(of: object, uid: uid, at: position)
         self.decoder = decoder
@@ -54,7 +54,8 @@ internal struct _ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool {
         guard self.currentIndex < self.elements.count else { throw self.atEnd(Any?.self) }
-        guard self.decoder.isNil(stored: self.elements[self.currentIndex]) else { return false }
+        let stored = try self.decoder.storedElement(at: self.currentIndex, of: self.elements)
+        guard self.decoder.isNil(stored: stored) else { return false }
         self.currentIndex += 1
         return true
     }
@@ -62,7 +63,8 @@ internal struct _ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     @inline(__always)
     private mutating func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         guard self.currentIndex < self.elements.count else { throw self.atEnd(type) }
-        let value = try self.decoder.decode(type, stored: self.elements[self.currentIndex], at: self.position)
+        let stored = try self.decoder.storedElement(at: self.currentIndex, of: self.elements)
+        let value = try self.decoder.decode(type, stored: stored, at: self.position)
         self.currentIndex += 1
         return value
     }
@@ -130,10 +132,11 @@ internal struct _ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// The next element, resolved, for a nested container.
     private mutating func nested(
         _ type: Any.Type
-    ) throws -> (object: PropertyListValue, uid: UID?, node: CodingPathNode) {
+    ) throws -> (object: InPlaceValue, uid: UID?, node: CodingPathNode) {
         guard self.currentIndex < self.elements.count else { throw self.atEnd(type) }
         let position = self.position
-        let (object, uid) = try self.decoder.resolve(self.elements[self.currentIndex], at: position)
+        let stored = try self.decoder.storedElement(at: self.currentIndex, of: self.elements)
+        let (object, uid) = try self.decoder.resolve(stored, at: position)
         let node = position.node
         try self.decoder.checkDepth(node, object: object, uid: uid, at: position)
         self.currentIndex += 1

@@ -1,0 +1,387 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// A binary property list read in place: the header, trailer and offset table are validated once,
+/// then each object is read from the bytes when it is asked for, with no tree.
+///
+/// Reading an object checks its marker, its length against the limits and that it lies inside the
+/// object area, so every value handed out is safe to follow; references are checked when they are
+/// followed. What this reader does not do is look at objects nobody asks for, follow containers
+/// on its own, or detect a container that contains itself: a caller that walks containers bounds
+/// its own depth. Strings longer than a short ASCII one and data values are decoded once per
+/// object and then shared.
+///
+/// The reader keeps its own copy of the bytes, so the values it returns stay valid for its
+/// lifetime, whatever happens to the caller's buffer.
+package final class InPlaceBinaryPropertyList {
+    /// The bounds reading enforces.
+    package let limits: PropertyListLimits
+    /// The number of objects in the offset table.
+    package let objectCount: Int
+    /// The index of the top-level object.
+    package let topObjectIndex: Int
+    /// The size of the input in bytes.
+    package var byteCount: Int { self.bytes.count }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let layout: BinaryPropertyListLayout
+    private let referenceSize: Int
+    private let offsetSize: Int
+    private let offsetTableOffset: Int
+
+    // One access at a time, each short: dynamic exclusivity checks would cost more than the work.
+    @exclusivity(unchecked) private var strings: [Int: String] = [:]
+    @exclusivity(unchecked) private var datas: [Int: Data] = [:]
+
+    /// Strings up to this many ASCII bytes are made directly: that costs no more than a lookup.
+    private static var uncachedStringLength: Int { 15 }
+
+    /// Validates `input` as a binary property list and keeps a copy of it.
+    /// - Parameters:
+    ///   - input: The whole file.
+    ///   - limits: The bounds to enforce, now (input size, object count) and as objects are read.
+    /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
+    /// - Complexity: O(*n*) in the size of the input.
+    package init(copying input: some DataProtocol, limits: PropertyListLimits) throws(PropertyListError) {
+        let count = input.count
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 1))
+        _ = input.copyBytes(to: storage)
+        let bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
+        let layout: BinaryPropertyListLayout
+        do {
+            layout = try BinaryPropertyListLayout(validating: bytes, limits: limits)
+        } catch {
+            storage.deallocate()
+            throw error
+        }
+        self.bytes = bytes
+        self.layout = layout
+        self.limits = limits
+        self.objectCount = layout.objectCount
+        self.topObjectIndex = layout.topObjectIndex
+        self.referenceSize = layout.referenceSize
+        self.offsetSize = layout.offsetSize
+        self.offsetTableOffset = layout.offsetTableOffset
+    }
+
+    deinit {
+        UnsafeMutableBufferPointer(mutating: self.bytes).deallocate()
+    }
+
+    // MARK: - Objects
+
+    /// The object at `index`, read from its marker.
+    /// - Throws: ``PropertyListError`` if `index` is not an object, its marker is invalid, it runs
+    ///   past the object area, or it is longer than the limits allow.
+    @inline(__always)
+    package func value(at index: Int) throws(PropertyListError) -> InPlaceValue {
+        guard index >= 0, index < self.objectCount else { throw self.invalidReference(index) }
+        let offset = self.offset(ofObject: index)
+        if let header = ObjectHeader(
+            variableLength: self.bytes,
+            at: offset,
+            end: self.offsetTableOffset,
+            referenceSize: self.referenceSize
+        ) {
+            return try self.value(header, object: index, at: offset)
+        }
+        let header = try ObjectHeader(
+            self.bytes,
+            at: offset,
+            end: self.offsetTableOffset,
+            referenceSize: self.referenceSize
+        )
+        return try self.value(header, object: index, at: offset)
+    }
+
+    @inline(__always)
+    private func value(_ header: ObjectHeader, object: Int, at offset: Int) throws(PropertyListError) -> InPlaceValue {
+        let region = InPlaceRegion(object: object, payload: header.payload, count: header.count, isUTF16: false)
+        switch header.kind {
+        case .asciiString:
+            try self.check(header.count, limit: self.limits.maximumStringLength, of: "string", at: offset)
+            return .string(region)
+        case .utf16String:
+            try self.check(header.count * 2, limit: self.limits.maximumStringLength, of: "string", at: offset)
+            return .string(
+                InPlaceRegion(object: object, payload: header.payload, count: header.count, isUTF16: true)
+            )
+        case .dictionary:
+            try self.check(header.count, limit: self.limits.maximumCollectionCount, of: "dictionary", at: offset)
+            return .dictionary(region)
+        case .array:
+            try self.check(header.count, limit: self.limits.maximumCollectionCount, of: "array", at: offset)
+            return .array(region)
+        case .data:
+            try self.check(header.count, limit: self.limits.maximumDataLength, of: "data", at: offset)
+            return .data(region)
+        case .bool(let value): return .bool(value)
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .float(let value): return .float(value)
+        case .date(let value): return .date(value)
+        case .uid(let value): return .uid(UID(value))
+        }
+    }
+
+    /// The object index of the `position`th element of an array; `position` must be below its count.
+    @inline(__always)
+    package func element(of array: InPlaceRegion, at position: Int) -> Int {
+        self.reference(at: array.payload &+ position &* self.referenceSize)
+    }
+
+    /// The object index of the `position`th key of a dictionary; `position` must be below its count.
+    @inline(__always)
+    package func key(of dictionary: InPlaceRegion, at position: Int) -> Int {
+        self.reference(at: dictionary.payload &+ position &* self.referenceSize)
+    }
+
+    /// The object index of the `position`th value of a dictionary; `position` must be below its count.
+    @inline(__always)
+    package func value(of dictionary: InPlaceRegion, at position: Int) -> Int {
+        self.reference(at: dictionary.payload &+ (dictionary.count &+ position) &* self.referenceSize)
+    }
+
+    /// Whether the object at `index` is the string whose UTF-8 bytes are `utf8`.
+    @inline(__always)
+    package func isString(_ index: Int, equalTo utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard index >= 0, index < self.objectCount else { return false }
+        let offset = self.offset(ofObject: index)
+        let marker = self.bytes[offset]
+        // The common key: ASCII, with its length in the marker.
+        if marker >> 4 == 0x5, marker & 0x0F != 0x0F {
+            let count = Int(marker & 0x0F)
+            guard count == utf8.count, count <= self.offsetTableOffset &- offset &- 1 else { return false }
+            // Keys are short: a byte loop beats a call.
+            var position = 0
+            while position < count {
+                guard self.bytes[offset &+ 1 &+ position] == utf8[position] else { return false }
+                position &+= 1
+            }
+            return true
+        }
+        guard case .string(let region)? = try? self.value(at: index), let string = try? self.string(region) else {
+            return false
+        }
+        return string.utf8.elementsEqual(utf8)
+    }
+
+    /// The position of the first key of a dictionary that is the string `key`, if any.
+    package func position(ofKey key: String, in dictionary: InPlaceRegion) -> Int? {
+        var key = key
+        return key.withUTF8 { utf8 in
+            for position in 0..<dictionary.count
+            where self.isString(self.key(of: dictionary, at: position), equalTo: utf8) {
+                return position
+            }
+            return nil
+        }
+    }
+
+    /// The value under the string key `key` of a dictionary, if it has one.
+    /// - Throws: ``PropertyListError`` if the value is not a valid object.
+    package func value(forKey key: String, in dictionary: InPlaceRegion) throws(PropertyListError) -> InPlaceValue? {
+        guard let position = self.position(ofKey: key, in: dictionary) else { return nil }
+        return try self.value(at: self.value(of: dictionary, at: position))
+    }
+
+    // MARK: - Leaves
+
+    /// The string a string region holds.
+    /// - Throws: ``PropertyListError/Code/invalidString`` if an ASCII string has a byte above 0x7F.
+    @inline(__always)
+    package func string(_ region: InPlaceRegion) throws(PropertyListError) -> String {
+        if !region.isUTF16, region.count <= Self.uncachedStringLength {
+            return try ObjectHeader.decodeString(
+                self.bytes,
+                range: region.payload..<(region.payload &+ region.count),
+                isUTF16: false
+            )
+        }
+        return try self.cachedString(region)
+    }
+
+    @inline(never)
+    private func cachedString(_ region: InPlaceRegion) throws(PropertyListError) -> String {
+        if let string = self.strings[region.object] { return string }
+        let size = region.isUTF16 ? 2 : 1
+        let string = try ObjectHeader.decodeString(
+            self.bytes,
+            range: region.payload..<(region.payload &+ region.count &* size),
+            isUTF16: region.isUTF16
+        )
+        self.strings[region.object] = string
+        return string
+    }
+
+    /// The bytes a data region holds, made once per object.
+    package func data(_ region: InPlaceRegion) -> Data {
+        if let data = self.datas[region.object] { return data }
+        let data = Data(UnsafeBufferPointer(rebasing: self.bytes[region.payload..<(region.payload &+ region.count)]))
+        self.datas[region.object] = data
+        return data
+    }
+
+    /// The number of bytes a string region stores: its UTF-16 code units count twice.
+    package func storedLength(of region: InPlaceRegion) -> Int {
+        region.isUTF16 ? region.count &* 2 : region.count
+    }
+
+    /// The value of an object as a tree, for messages and small objects such as class
+    /// dictionaries: containers nested deeper than `depth` are given empty.
+    /// - Throws: ``PropertyListError`` if an object reached is invalid.
+    package func propertyList(at index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        switch try self.value(at: index) {
+        case .bool(let value): return .bool(value)
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .float(let value): return .float(value)
+        case .date(let value): return .date(Date(timeIntervalSinceReferenceDate: value))
+        case .uid(let value): return .uid(value)
+        case .string(let region): return .string(try self.string(region))
+        case .data(let region): return .data(self.data(region))
+        case .array(let region):
+            guard depth > 0 else { return .array([]) }
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(min(region.count, 1024))
+            for position in 0..<region.count {
+                elements.append(try self.propertyList(at: self.element(of: region, at: position), depth: depth - 1))
+            }
+            return .array(elements)
+        case .dictionary(let region):
+            guard depth > 0 else { return .dictionary([:]) }
+            var dictionary = PropertyListDictionary()
+            for position in 0..<region.count {
+                guard
+                    case .string(let key) = try self.propertyList(at: self.key(of: region, at: position), depth: 0)
+                else {
+                    throw PropertyListError(.invalidDictionaryKey, reason: "dictionary key is not a string")
+                }
+                dictionary[key] = try self.propertyList(at: self.value(of: region, at: position), depth: depth - 1)
+            }
+            return .dictionary(dictionary)
+        }
+    }
+
+    // MARK: - Offsets and references
+
+    /// The byte offset of the object at `index`, which must be below ``objectCount``; the offset
+    /// table was checked to point inside the object area when the reader was made.
+    @inline(__always)
+    private func offset(ofObject index: Int) -> Int {
+        Int(
+            truncatingIfNeeded: ObjectHeader.bigEndian(
+                self.bytes,
+                at: self.offsetTableOffset &+ index &* self.offsetSize,
+                width: self.offsetSize
+            )
+        )
+    }
+
+    /// The object reference at a byte offset inside a container the header check bounded.
+    @inline(__always)
+    private func reference(at offset: Int) -> Int {
+        Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.bytes, at: offset, width: self.referenceSize))
+    }
+
+    @inline(__always)
+    private func check(_ length: Int, limit: Int, of kind: StaticString, at offset: Int) throws(PropertyListError) {
+        guard length <= limit else { throw Self.lengthExceeded(length, limit: limit, of: kind, at: offset) }
+    }
+
+    @inline(never)
+    private static func lengthExceeded(
+        _ length: Int,
+        limit: Int,
+        of kind: StaticString,
+        at offset: Int
+    ) -> PropertyListError {
+        PropertyListError(.invalidLength, offset: offset, reason: "\(kind) of \(length) exceeds the limit of \(limit)")
+    }
+
+    @inline(never)
+    private func invalidReference(_ index: Int) -> PropertyListError {
+        PropertyListError(
+            .invalidReference,
+            reason: "object reference \(index) is not below the object count \(self.objectCount)"
+        )
+    }
+}
+
+/// Where a string, data value or container lies in the bytes of an ``InPlaceBinaryPropertyList``.
+package struct InPlaceRegion {
+    /// The object's index in the offset table.
+    package let object: Int
+    /// The offset of the first payload byte.
+    package let payload: Int
+    /// The element count: bytes, UTF-16 code units, elements or entries.
+    package let count: Int
+    /// Whether a string's payload is UTF-16 big-endian rather than ASCII.
+    package let isUTF16: Bool
+
+    /// The same string without its first character, such as an escaped keyed-archive key without its
+    /// escape. It is set apart from every object (a negative ``object``), so that strings decoded
+    /// from it are cached apart.
+    package var droppingFirstCharacter: InPlaceRegion {
+        guard self.count > 0 else { return self }
+        return InPlaceRegion(
+            object: -1 - self.object,
+            payload: self.payload + (self.isUTF16 ? 2 : 1),
+            count: self.count - 1,
+            isUTF16: self.isUTF16
+        )
+    }
+}
+
+/// One object of an ``InPlaceBinaryPropertyList``: scalars by value, the rest by region.
+package enum InPlaceValue {
+    /// A Boolean.
+    case bool(Bool)
+    /// An integer.
+    case integer(PropertyListInteger)
+    /// A 64-bit real.
+    case real(Double)
+    /// A 32-bit real.
+    case float(Float)
+    /// A date, in seconds since 2001-01-01 00:00:00 UTC.
+    case date(Double)
+    /// A keyed-archive UID.
+    case uid(UID)
+    /// A string.
+    case string(InPlaceRegion)
+    /// A data value.
+    case data(InPlaceRegion)
+    /// An array: its elements are object references.
+    case array(InPlaceRegion)
+    /// A dictionary: its keys, then its values, are object references.
+    case dictionary(InPlaceRegion)
+
+    /// The name of the kind, as ``PropertyListValue/kindName`` gives it.
+    package var kindName: String {
+        switch self {
+        case .bool: "bool"
+        case .integer: "integer"
+        case .real: "real"
+        case .float: "float"
+        case .date: "date"
+        case .uid: "uid"
+        case .string: "string"
+        case .data: "data"
+        case .array: "array"
+        case .dictionary: "dictionary"
+        }
+    }
+}
