@@ -46,17 +46,25 @@ internal final class ArchiveDecodingSession {
 
     /// Class descriptions by the UID of their class dictionary; the first few in a list, as
     /// archives use few classes and a short scan beats hashing.
-    @exclusivity(unchecked) private var recentClassUIDs: [UInt64] = []
+    ///
+    /// The lists of plain values live in buffers the session allocates and frees itself: reading an
+    /// array stored in a class retains its buffer for the call, which costs more than the lookup.
+    private let recentClassUIDs = UnsafeMutablePointer<UInt64>.allocate(capacity: recentLimit)
+    private let recentClassKinds = UnsafeMutablePointer<DecodedClassInfo.Kind>.allocate(capacity: recentLimit)
+    @exclusivity(unchecked) private var recentClassCount = 0
     @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo] = []
-    @exclusivity(unchecked) private var recentClassKinds: [DecodedClassInfo.Kind] = []
+    /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
+    @exclusivity(unchecked) private var lastClassObject = -1
+    @exclusivity(unchecked) private var lastClassUID = UID(0)
     @exclusivity(unchecked) private var moreClasses: [UInt64: DecodedClassInfo] = [:]
     /// What the decoder needs to know about each type it met, in the same arrangement.
-    @exclusivity(unchecked) private var recentTypes: [ObjectIdentifier] = []
-    @exclusivity(unchecked) private var recentTypeInfos: [DecodedTypeInfo] = []
+    private let recentTypes = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: recentLimit)
+    private let recentTypeInfos = UnsafeMutablePointer<DecodedTypeInfo>.allocate(capacity: recentLimit)
+    @exclusivity(unchecked) private var recentTypeCount = 0
     @exclusivity(unchecked) private var moreTypes: [ObjectIdentifier: DecodedTypeInfo] = [:]
     /// For each object being decoded, its position among them (1 for the outermost), else 0;
     /// indexed by UID, allocated on first use. The positions give the path of a cycle.
-    @exclusivity(unchecked) private var inProgress: [UInt32] = []
+    @exclusivity(unchecked) private var inProgress: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
     /// How many objects are being decoded.
     @exclusivity(unchecked) private var activeCount: UInt32 = 0
     /// Class instances already decoded, by UID.
@@ -118,72 +126,13 @@ internal final class ArchiveDecodingSession {
         self.decodedSizeBudget = max(0, options.limits.decodedSizeAllowance)
     }
 
-    /// Finds `$objects` and `$top`, checking `$archiver`, `$version`, `$null` and the `$top` values.
-    private static func tables(
-        of plist: InPlaceBinaryPropertyList
-    ) throws(KeyedArchiveError) -> (objects: InPlaceRegion, top: InPlaceRegion, null: InPlaceValue) {
-        do {
-            let root = try plist.value(at: plist.topObjectIndex)
-            guard case .dictionary(let dictionary) = root else {
-                throw KeyedArchiveError(.notAnArchive, reason: "the top level is a \(root.kindName), not a dictionary")
-            }
-            guard let archiver = try plist.value(forKey: "$archiver", in: dictionary) else {
-                throw KeyedArchiveError(.notAnArchive, reason: "no $archiver key")
-            }
-            guard case .string(let name) = archiver, try plist.string(name) == KeyedArchive.archiverName else {
-                let shown = try Self.describe("$archiver", in: dictionary, of: plist)
-                throw KeyedArchiveError(.unsupportedArchiver, reason: "$archiver is \(shown), not NSKeyedArchiver")
-            }
-            guard let version = try plist.value(forKey: "$version", in: dictionary) else {
-                throw KeyedArchiveError(.notAnArchive, reason: "no $version key")
-            }
-            guard case .integer(let number) = version, number.exactly(Int.self) == KeyedArchive.formatVersion else {
-                let shown = try Self.describe("$version", in: dictionary, of: plist)
-                throw KeyedArchiveError(.unsupportedVersion, reason: "$version is \(shown), not 100000")
-            }
-            guard case .array(let objects)? = try plist.value(forKey: "$objects", in: dictionary) else {
-                throw KeyedArchiveError(.invalidObjects, reason: "$objects is missing or not an array")
-            }
-            guard objects.count > 0, case .string(let null) = try plist.value(at: plist.element(of: objects, at: 0)),
-                try plist.string(null) == "$null"
-            else {
-                throw KeyedArchiveError(.invalidObjects, reason: "$objects does not start with $null")
-            }
-            guard case .dictionary(let top)? = try plist.value(forKey: "$top", in: dictionary) else {
-                throw KeyedArchiveError(.invalidTop, reason: "$top is missing or not a dictionary")
-            }
-            for position in 0..<top.count {
-                let value = try plist.value(at: plist.value(of: top, at: position))
-                switch value {
-                case .array, .dictionary:
-                    let key = (try? plist.propertyList(at: plist.key(of: top, at: position), depth: 0))?.stringValue
-                    throw KeyedArchiveError(
-                        .invalidTop,
-                        reason: "$top[\"\(key ?? "?")\"] is a \(value.kindName), not a UID or an inline scalar"
-                    )
-                default: continue
-                }
-            }
-            return (objects, top, .string(null))
-        } catch let error as KeyedArchiveError {
-            throw error
-        } catch {
-            throw KeyedArchiveError(
-                .malformedPropertyList,
-                reason: "not a property list",
-                underlying: error as? PropertyListError
-            )
-        }
-    }
-
-    /// The value under a key of the root dictionary, as `InPlaceValue` prints it.
-    private static func describe(
-        _ key: String,
-        in dictionary: InPlaceRegion,
-        of plist: InPlaceBinaryPropertyList
-    ) throws(PropertyListError) -> String {
-        guard let position = plist.position(ofKey: key, in: dictionary) else { return "absent" }
-        return "\(try plist.propertyList(at: plist.value(of: dictionary, at: position), depth: 4))"
+    deinit {
+        // The tables hold plain values: freeing them is all their cleanup.
+        self.recentClassUIDs.deallocate()
+        self.recentClassKinds.deallocate()
+        self.recentTypes.deallocate()
+        self.recentTypeInfos.deallocate()
+        self.inProgress.deallocate()
     }
 
     /// Decodes the value of a `$top` entry: the object a UID refers to, or a scalar stored inline.
@@ -276,10 +225,21 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func classKind(of object: InPlaceRegion, uid: UID?) throws(KeyedArchiveError) -> DecodedClassInfo.Kind {
         let classUID = try self.classUID(of: object, uid: uid)
-        if let index = self.recentClassUIDs.firstIndex(of: classUID.rawValue) {
+        if let index = self.recentClassIndex(classUID) {
             return self.recentClassKinds[index]
         }
         return try self.classInfo(ofClass: classUID).kind
+    }
+
+    /// The position of a class among the recent ones.
+    @inline(__always)
+    private func recentClassIndex(_ classUID: UID) -> Int? {
+        var index = 0
+        while index < self.recentClassCount {
+            if self.recentClassUIDs[index] == classUID.rawValue { return index }
+            index &+= 1
+        }
+        return nil
     }
 
     /// The class of an object dictionary.
@@ -288,18 +248,22 @@ internal final class ArchiveDecodingSession {
         try self.classInfo(ofClass: self.classUID(of: object, uid: uid))
     }
 
-    /// The UID of an object dictionary's class.
+    /// The UID of an object dictionary's class. The last answer is kept: an object's class is
+    /// asked for several times in a row (whether it is `nil`, then what it holds).
     @inline(__always)
     private func classUID(of object: InPlaceRegion, uid: UID?) throws(KeyedArchiveError) -> UID {
+        if object.payload == self.lastClassObject { return self.lastClassUID }
         guard case .uid(let classUID)? = try self.classReference(of: object) else {
             throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class UID")
         }
+        self.lastClassObject = object.payload
+        self.lastClassUID = classUID
         return classUID
     }
 
     /// The class whose class dictionary has `classUID`, read once and then kept.
     private func classInfo(ofClass classUID: UID) throws(KeyedArchiveError) -> DecodedClassInfo {
-        if let index = self.recentClassUIDs.firstIndex(of: classUID.rawValue) {
+        if let index = self.recentClassIndex(classUID) {
             return self.recentClasses[index]
         }
         if let known = self.moreClasses[classUID.rawValue] {
@@ -321,10 +285,11 @@ internal final class ArchiveDecodingSession {
             throw Self.malformed(error)
         }
         let info = DecodedClassInfo(try ArchivedClass(propertyList: classObject, uid: classUID))
-        if self.recentClassUIDs.count < Self.recentLimit {
-            self.recentClassUIDs.append(classUID.rawValue)
+        if self.recentClassCount < Self.recentLimit {
+            (self.recentClassUIDs + self.recentClassCount).initialize(to: classUID.rawValue)
+            (self.recentClassKinds + self.recentClassCount).initialize(to: info.kind)
             self.recentClasses.append(info)
-            self.recentClassKinds.append(info.kind)
+            self.recentClassCount += 1
         } else {
             self.moreClasses[classUID.rawValue] = info
         }
@@ -348,8 +313,10 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func typeInfo<T: Decodable>(_ type: T.Type) -> DecodedTypeInfo {
         let identifier = ObjectIdentifier(type)
-        if let index = self.recentTypes.firstIndex(of: identifier) {
-            return self.recentTypeInfos[index]
+        var index = 0
+        while index < self.recentTypeCount {
+            if self.recentTypes[index] == identifier { return self.recentTypeInfos[index] }
+            index &+= 1
         }
         return self.addTypeInfo(type)
     }
@@ -358,9 +325,10 @@ internal final class ArchiveDecodingSession {
         let identifier = ObjectIdentifier(type)
         if let known = self.moreTypes[identifier] { return known }
         let info = DecodedTypeInfo(type)
-        if self.recentTypes.count < Self.recentLimit {
-            self.recentTypes.append(identifier)
-            self.recentTypeInfos.append(info)
+        if self.recentTypeCount < Self.recentLimit {
+            (self.recentTypes + self.recentTypeCount).initialize(to: identifier)
+            (self.recentTypeInfos + self.recentTypeCount).initialize(to: info)
+            self.recentTypeCount += 1
         } else {
             self.moreTypes[identifier] = info
         }
@@ -378,7 +346,8 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func begin(_ uid: UID) {
         if self.inProgress.isEmpty {
-            self.inProgress = Array(repeating: 0, count: self.objectCount)
+            self.inProgress = .allocate(capacity: self.objectCount)
+            self.inProgress.initialize(repeating: 0)
         }
         // Nesting is bounded by the depth limit, far below `UInt32.max`.
         self.activeCount &+= 1
@@ -457,54 +426,5 @@ internal final class ArchiveDecodingSession {
             return "object \(uid) (class \(info.name))"
         }
         return "object \(uid) (dictionary without a valid $class)"
-    }
-
-    /// The decoded size (see `PropertyListLimits`) of the archive's own objects, each counted once,
-    /// with every UID in them counted as one value: the baseline that the decoded size of decoding
-    /// is compared against, as `KeyedArchive` computes it for a tree.
-    private func distinctDecodedSize() -> Int {
-        var sizes: [Int: Int] = [:]
-        var size = 0
-        for position in 0..<self.objectTable.count {
-            let index = self.plist.element(of: self.objectTable, at: position)
-            size = min(size &+ self.decodedSize(of: index, depth: 0, sizes: &sizes), Int.max / 4)
-        }
-        return size
-    }
-
-    /// The decoded size of one object with what it contains, each shared value counted where it
-    /// stands, as in a tree; computed once per object, and bounded in depth so that a container
-    /// that contains itself ends.
-    private func decodedSize(of index: Int, depth: Int, sizes: inout [Int: Int]) -> Int {
-        let unit = PropertyListLimits.decodedValueSize
-        if let known = sizes[index] { return known }
-        guard depth <= self.maximumDepth, let value = try? self.plist.value(at: index) else { return unit }
-        var size = unit
-        switch value {
-        case .string(let region): size = unit &+ self.plist.storedLength(of: region)
-        case .data(let region): size = unit &+ region.count
-        case .array(let region):
-            for position in 0..<region.count {
-                let element = self.plist.element(of: region, at: position)
-                size = min(size &+ self.decodedSize(of: element, depth: depth + 1, sizes: &sizes), Int.max / 4)
-            }
-        case .dictionary(let region):
-            for position in 0..<region.count {
-                let key = self.decodedSize(
-                    of: self.plist.key(of: region, at: position),
-                    depth: depth + 1,
-                    sizes: &sizes
-                )
-                let value = self.decodedSize(
-                    of: self.plist.value(of: region, at: position),
-                    depth: depth + 1,
-                    sizes: &sizes
-                )
-                size = min(size &+ key &+ value, Int.max / 4)
-            }
-        default: break
-        }
-        sizes[index] = size
-        return size
     }
 }

@@ -52,27 +52,33 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try self.storage.decode(type, forKey: key)
+        if let value = self.storage.quickBool(forKey: key.stringValue) { return value }
+        return try self.storage.decode(type, forKey: key)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try self.storage.decodeIfPresent(type, forKey: key)
+        if let value = self.storage.quickBool(forKey: key.stringValue) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key)
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try self.storage.decode(type, forKey: key)
+        if let value = self.storage.quickString(forKey: key.stringValue) { return value }
+        return try self.storage.decode(type, forKey: key)
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try self.storage.decodeIfPresent(type, forKey: key)
+        if let value = self.storage.quickString(forKey: key.stringValue) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key)
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try self.storage.decode(type, forKey: key)
+        if let value = self.storage.quickDouble(forKey: key.stringValue) { return value }
+        return try self.storage.decode(type, forKey: key)
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try self.storage.decodeIfPresent(type, forKey: key)
+        if let value = self.storage.quickDouble(forKey: key.stringValue) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key)
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
@@ -84,11 +90,13 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try self.storage.decode(type, forKey: key)
+        if let value = self.storage.quickInt(forKey: key.stringValue) { return value }
+        return try self.storage.decode(type, forKey: key)
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try self.storage.decodeIfPresent(type, forKey: key)
+        if let value = self.storage.quickInt(forKey: key.stringValue) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key)
     }
 
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
@@ -263,15 +271,49 @@ private final class ArchiveKeyedDecodingStorage {
     func reference(forKey name: String) -> Int? {
         switch self.entries {
         case .object(let dictionary):
-            if name.utf8.first == UInt8(ascii: "$") {
-                return self.session.plist.position(ofKey: "$" + name, in: dictionary).map {
-                    self.session.plist.value(of: dictionary, at: $0)
-                }
-            }
             return self.lookUp(name, in: dictionary)
         case .dictionary(let entries):
             return entries.reference(forKey: name)
         }
+    }
+
+    // The quick forms below read the commonest shapes, a UID of a string object and an inline
+    // number or Boolean, and return `nil` for anything else, absent keys and faults included, which
+    // the general path then decodes or reports.
+
+    /// The string at a key, when it is the UID of a string object.
+    @inline(__always)
+    func quickString(forKey name: String) -> String? {
+        guard let reference = self.reference(forKey: name),
+            case .uid(let uid)? = try? self.session.read(reference), uid.rawValue != 0,
+            case .string(let region)? = try? self.session.object(at: uid)
+        else { return nil }
+        return try? self.session.string(region)
+    }
+
+    /// The real at a key, when it is stored inline as a 64-bit real.
+    @inline(__always)
+    func quickDouble(forKey name: String) -> Double? {
+        guard let reference = self.reference(forKey: name), case .real(let value)? = try? self.session.read(reference)
+        else { return nil }
+        return value
+    }
+
+    /// The integer at a key, when it is stored inline and fits.
+    @inline(__always)
+    func quickInt(forKey name: String) -> Int? {
+        guard let reference = self.reference(forKey: name),
+            case .integer(let value)? = try? self.session.read(reference)
+        else { return nil }
+        return value.exactly(Int.self)
+    }
+
+    /// The Boolean at a key, when it is stored inline as one.
+    @inline(__always)
+    func quickBool(forKey name: String) -> Bool? {
+        guard let reference = self.reference(forKey: name), case .bool(let value)? = try? self.session.read(reference)
+        else { return nil }
+        return value
     }
 
     /// Where the last lookup found its key: types usually decode their keys in the order they were
@@ -280,10 +322,12 @@ private final class ArchiveKeyedDecodingStorage {
 
     /// Finds a key among an object's keys, starting after the last one found, comparing the bytes in
     /// place.
+    /// A coder key starting with `$` is stored escaped, with another `$` in front.
     @inline(__always)
     private func lookUp(_ name: String, in dictionary: InPlaceRegion) -> Int? {
         var name = name
-        return name.withUTF8 { utf8 in
+        let found: Int?? = name.withUTF8 { utf8 in
+            if utf8.first == UInt8(ascii: "$") { return .none }
             let plist = self.session.plist
             let count = dictionary.count
             var index = self.cursor
@@ -295,7 +339,11 @@ private final class ArchiveKeyedDecodingStorage {
                 }
                 index &+= 1
             }
-            return nil
+            return .some(nil)
+        }
+        if let found { return found }
+        return self.session.plist.position(ofKey: "$" + name, in: dictionary).map {
+            self.session.plist.value(of: dictionary, at: $0)
         }
     }
 

@@ -90,6 +90,7 @@ package final class InPlaceBinaryPropertyList {
     package func value(at index: Int) throws(PropertyListError) -> InPlaceValue {
         guard index >= 0, index < self.objectCount else { throw self.invalidReference(index) }
         let offset = self.offset(ofObject: index)
+        if let scalar = self.fixedWidthScalar(at: offset) { return scalar }
         if let header = ObjectHeader(
             variableLength: self.bytes,
             at: offset,
@@ -105,6 +106,33 @@ package final class InPlaceBinaryPropertyList {
             referenceSize: self.referenceSize
         )
         return try self.value(header, object: index, at: offset)
+    }
+
+    /// The UID, integer or real at `offset`, in the widths writers use, read without the general
+    /// header decoding; `nil` for any other object, which the general path then reads and checks.
+    @inline(__always)
+    private func fixedWidthScalar(at offset: Int) -> InPlaceValue? {
+        let marker = self.bytes[offset]
+        let available = self.offsetTableOffset &- offset &- 1
+        switch marker {
+        case 0x80...0x87:
+            let width = Int(marker & 0x0F) &+ 1
+            guard width <= available else { return nil }
+            return .uid(UID(ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: width)))
+        case 0x10, 0x11, 0x12:
+            let width = 1 << Int(marker & 0x0F)
+            guard width <= available else { return nil }
+            return .integer(PropertyListInteger(ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: width)))
+        case 0x13:
+            guard available >= 8 else { return nil }
+            let bits = ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: 8)
+            return .integer(PropertyListInteger(Int64(bitPattern: bits)))
+        case 0x23:
+            guard available >= 8 else { return nil }
+            return .real(Double(bitPattern: ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: 8)))
+        default:
+            return nil
+        }
     }
 
     @inline(__always)
@@ -159,8 +187,9 @@ package final class InPlaceBinaryPropertyList {
     @inline(__always)
     package func isString(_ index: Int, equalTo utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard index >= 0, index < self.objectCount else { return false }
+        let bytes = self.bytes
         let offset = self.offset(ofObject: index)
-        let marker = self.bytes[offset]
+        let marker = bytes[offset]
         // The common key: ASCII, with its length in the marker.
         if marker >> 4 == 0x5, marker & 0x0F != 0x0F {
             let count = Int(marker & 0x0F)
@@ -168,11 +197,17 @@ package final class InPlaceBinaryPropertyList {
             // Keys are short: a byte loop beats a call.
             var position = 0
             while position < count {
-                guard self.bytes[offset &+ 1 &+ position] == utf8[position] else { return false }
+                guard bytes[offset &+ 1 &+ position] == utf8[position] else { return false }
                 position &+= 1
             }
             return true
         }
+        return self.isStringSlowly(index, equalTo: utf8)
+    }
+
+    /// ``isString(_:equalTo:)`` for strings in any other form.
+    @inline(never)
+    private func isStringSlowly(_ index: Int, equalTo utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard case .string(let region)? = try? self.value(at: index), let string = try? self.string(region) else {
             return false
         }
