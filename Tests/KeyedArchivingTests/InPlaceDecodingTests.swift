@@ -1,0 +1,102 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeyedArchiving
+import PropertyLists
+import Testing
+
+/// What decoding a binary archive in place changes, and what it keeps: only the objects a value
+/// reaches are read, and a fault anywhere in the archive reports what reading it whole reports.
+@Suite struct InPlaceDecodingTests {
+    struct Named: Codable, Equatable {
+        var name: String
+    }
+
+    /// A binary archive of `Named(name: "Tom")` whose `$objects` also holds the string `extra`,
+    /// reachable from nothing, with the marker of the string `corrupted` ("Tom" or `extra`)
+    /// replaced by a byte that is no marker.
+    private func archive(corrupting corrupted: String, extra: String = "UNREACHABLE!") throws -> Data {
+        var model = try KeyedArchiveEncoder().encodeArchive(Named(name: "Tom"))
+        model.objects.append(.string(extra))
+        var bytes = [UInt8](model.serialized(as: .binary))
+        let target = Array(corrupted.utf8)
+        let start = try #require(
+            (0...(bytes.count - target.count)).first { bytes[$0..<($0 + target.count)].elementsEqual(target) }
+        )
+        // The marker before an ASCII string of fewer than 15 bytes; 0x70 is no marker at all.
+        #expect(bytes[start - 1] == 0x50 | UInt8(target.count))
+        bytes[start - 1] = 0x70
+        return Data(bytes)
+    }
+
+    @Test func anUnreachableMalformedObjectDoesNotStopDecoding() throws {
+        let bytes = try self.archive(corrupting: "UNREACHABLE!")
+        #expect(try KeyedArchiveDecoder().decode(Named.self, from: bytes) == Named(name: "Tom"))
+        // Reading the whole archive meets the object, and fails.
+        #expect(throws: KeyedArchiveError(.malformedPropertyList)) { try KeyedArchive(parsing: bytes) }
+    }
+
+    @Test func aReachableMalformedObjectReportsWhatReadingTheWholeArchiveReports() throws {
+        let bytes = try self.archive(corrupting: "Tom")
+        let whole = #expect(throws: KeyedArchiveError.self) { try KeyedArchive(parsing: bytes) }
+        let error = #expect(throws: DecodingError.self) { try KeyedArchiveDecoder().decode(Named.self, from: bytes) }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        let underlying = try #require(context.underlyingError as? KeyedArchiveError)
+        #expect(underlying == whole)
+        #expect(underlying.code == .malformedPropertyList)
+        #expect((underlying.underlying?.code) == .invalidMarker)
+    }
+
+    @Test func binaryAndXMLArchivesDecodeAlike() throws {
+        struct Record: Codable, Equatable {
+            var name: String
+            var nickname: String?
+            var tags: [String]
+            var scores: [String: Double]
+            var born: Date
+            var photo: Data
+            var id: UUID
+            var home: URL
+        }
+        let record = Record(
+            name: "Zoë — a name longer than fifteen bytes",
+            nickname: nil,
+            tags: ["a", "b", "a"],
+            scores: ["x": 1.5, "$y": -2],
+            born: Date(timeIntervalSinceReferenceDate: 1_000),
+            photo: Data([1, 2, 3]),
+            id: UUID(),
+            home: try #require(URL(string: "https://example.com/a?b=c"))
+        )
+        var encoder = KeyedArchiveEncoder()
+        for format in [PropertyListFormat.binary, .xml] {
+            encoder.outputFormat = format
+            let bytes = try encoder.encode([record, record])
+            #expect(try KeyedArchiveDecoder().decode([Record].self, from: bytes) == [record, record], "\(format)")
+        }
+    }
+
+    @Test func anUnarchiverOverAnInvalidModelThrowsWhenDecoding() throws {
+        // `$objects` must start with `$null`; the model is built by hand without it.
+        let model = KeyedArchive(top: [("root", UID(0))], objects: ["not $null"])
+        let unarchiver = KeyedUnarchiver(archive: model)
+        #expect(unarchiver.allKeys == ["root"])
+        let error = #expect(throws: DecodingError.self) { try unarchiver.decodeRootObject(String.self) }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        #expect((context.underlyingError as? KeyedArchiveError)?.code == .invalidObjects)
+    }
+}

@@ -1,0 +1,150 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import PropertyLists
+import TestSupport
+import Testing
+
+@Suite struct InPlaceBinaryPropertyListTests {
+    /// The Apple fixtures that are binary property lists.
+    static let binaryFixtures: [String] = Fixtures.appleFixtureNames.filter { name in
+        (try? Fixtures.apple(name)).map { PropertyListFormat(detecting: $0) == .binary } ?? false
+    }
+
+    @Test func theFixturesIncludeBinaryOnes() {
+        #expect(Self.binaryFixtures.count >= 20)
+    }
+
+    @Test(arguments: Self.binaryFixtures)
+    func everyObjectReadsAsTheTreeReaderReadsIt(name: String) throws {
+        let bytes = try Fixtures.apple(name)
+        let reader = try BinaryPropertyListReader(bytes: bytes)
+        let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+        #expect(plist.objectCount == reader.objectCount)
+        #expect(plist.topObjectIndex == reader.topObjectIndex)
+        for index in 0..<reader.objectCount {
+            #expect(try plist.propertyList(at: index, depth: 64) == reader.value(at: index), "object \(index)")
+        }
+    }
+
+    @Test func readsEachKindOfObject() throws {
+        let bytes = BinaryPropertyListAssembler.assemble(
+            [
+                [0xA8, 1, 2, 3, 4, 5, 6, 7, 8],  // 0: array of the others
+                [0x09],  // true
+                [0x11, 0x01, 0x2C],  // 300
+                [0x23] + withUnsafeBytes(of: 2.5.bitPattern.bigEndian, Array.init),
+                [0x81, 0x01, 0x00],  // UID 256
+                [0x53] + Array("abc".utf8),
+                [0x61, 0x00, 0xE9],  // "é" in UTF-16
+                [0x42, 0xDE, 0xAD],
+                [0xD1, 5, 2],  // ["abc": 300]
+            ],
+            top: 0
+        )
+        let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+        guard case .array(let array) = try plist.value(at: 0) else {
+            Issue.record("the top object is not an array")
+            return
+        }
+        #expect(array.count == 8)
+        #expect(
+            try plist.propertyList(at: 0, depth: 2) == [
+                true, 300, 2.5, .uid(UID(256)), "abc", "é", .data(Data([0xDE, 0xAD])), ["abc": 300],
+            ]
+        )
+        guard case .string(let utf16) = try plist.value(at: 6), case .data(let data) = try plist.value(at: 7) else {
+            Issue.record("objects 6 and 7 are not a string and data")
+            return
+        }
+        #expect(utf16.isUTF16)
+        #expect(try plist.string(utf16) == "é")
+        #expect(plist.storedLength(of: utf16) == 2)
+        #expect(plist.data(data) == Data([0xDE, 0xAD]))
+        #expect(plist.data(data) == Data([0xDE, 0xAD]), "a second read, from the cache")
+    }
+
+    @Test func comparesKeysInPlaceInEveryStringForm() throws {
+        let long = "a key longer than fifteen bytes"
+        let bytes = BinaryPropertyListAssembler.assemble(
+            [
+                [0x54] + Array("name".utf8),
+                [0x61, 0x00, 0xE9],  // "é" in UTF-16
+                [0x5F, 0x10, UInt8(long.utf8.count)] + Array(long.utf8),
+                [0x10, 0x04],  // an integer, not a string
+            ],
+            top: 0
+        )
+        let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+        func isString(_ index: Int, _ string: String) -> Bool {
+            var string = string
+            return string.withUTF8 { plist.isString(index, equalTo: $0) }
+        }
+        #expect(isString(0, "name"))
+        #expect(!isString(0, "nam"))
+        #expect(!isString(0, "nams"))
+        #expect(isString(1, "é"))
+        #expect(!isString(1, "e"))
+        #expect(isString(2, long))
+        #expect(!isString(2, String(long.dropLast())))
+        #expect(!isString(3, "\u{4}"))
+        #expect(!isString(9, "name"), "an index beyond the objects")
+    }
+
+    @Test func droppingTheFirstCharacterOfAnEscapedKey() throws {
+        let bytes = BinaryPropertyListAssembler.assemble(
+            [[0x53] + Array("$$b".utf8), [0x62, 0x00, 0x24, 0x00, 0xE9]],  // "$$b", then "$é" in UTF-16
+            top: 0
+        )
+        let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+        guard case .string(let ascii) = try plist.value(at: 0), case .string(let utf16) = try plist.value(at: 1) else {
+            Issue.record("the objects are not strings")
+            return
+        }
+        #expect(try plist.string(ascii.droppingFirstCharacter) == "$b")
+        #expect(try plist.string(utf16.droppingFirstCharacter) == "é")
+        #expect(try plist.string(ascii) == "$$b", "the full string is cached apart from the shortened one")
+    }
+
+    @Test func enforcesLengthLimitsWhenAnObjectIsRead() throws {
+        let bytes = BinaryPropertyListAssembler.assemble(
+            [[0xA2, 1, 2], [0x5A] + Array("abcdefghij".utf8), [0x4A] + Array(repeating: 0, count: 10)],
+            top: 0
+        )
+        var limits = PropertyListLimits.default
+        limits.maximumStringLength = 4
+        limits.maximumDataLength = 4
+        limits.maximumCollectionCount = 1
+        let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: limits)
+        #expect(throws: PropertyListError(.invalidLength, offset: 0)) { try plist.value(at: 0) }
+        #expect(throws: PropertyListError(.invalidLength, offset: 0)) { try plist.value(at: 1) }
+        #expect(throws: PropertyListError(.invalidLength, offset: 0)) { try plist.value(at: 2) }
+    }
+
+    @Test func rejectsReferencesBeyondTheObjectsAndInvalidMarkers() throws {
+        let bytes = BinaryPropertyListAssembler.assemble([[0x70], [0x53, 0x61, 0xFF, 0x62]], top: 0)
+        let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+        #expect(throws: PropertyListError(.invalidReference, offset: 0)) { try plist.value(at: 2) }
+        #expect(throws: PropertyListError(.invalidReference, offset: 0)) { try plist.value(at: -1) }
+        #expect(throws: PropertyListError(.invalidMarker, offset: 0)) { try plist.value(at: 0) }
+        guard case .string(let region) = try plist.value(at: 1) else {
+            Issue.record("object 1 is not a string")
+            return
+        }
+        #expect(throws: PropertyListError(.invalidString, offset: 0)) { try plist.string(region) }
+    }
+
+    @Test func rejectsInputThatIsNotABinaryPropertyList() {
+        #expect(throws: PropertyListError.self) {
+            try InPlaceBinaryPropertyList(copying: Array("bplist00".utf8), limits: .default)
+        }
+    }
+}
