@@ -53,6 +53,8 @@ internal final class ArchiveDecodingSession {
     private let recentClassKinds = UnsafeMutablePointer<DecodedClassInfo.Kind>.allocate(capacity: recentLimit)
     @exclusivity(unchecked) private var recentClassCount = 0
     @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo] = []
+    /// The object index of the last `$class` key string found, or -1.
+    @exclusivity(unchecked) private var classKeyObject = -1
     /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
     @exclusivity(unchecked) private var lastClassObject = -1
     @exclusivity(unchecked) private var lastClassUID = UID(0)
@@ -296,17 +298,35 @@ internal final class ArchiveDecodingSession {
         return info
     }
 
-    /// The value of an object's `$class` key. `NSKeyedArchiver` writes it last, so the last key is
-    /// looked at first.
+    /// The value of an object's `$class` key.
+    ///
+    /// Writers that store equal strings once (CoreFoundation's, Apple's and this package's) give
+    /// every `$class` key the same string object, so once that object is known a key is found by
+    /// comparing references; otherwise keys are compared as strings, the last one first, where
+    /// `NSKeyedArchiver` puts `$class`.
     @inline(__always)
     private func classReference(of object: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
-        guard object.count > 0 else { return nil }
-        let last = object.count - 1
-        let isLast = ("$class" as StaticString).withUTF8Buffer { classKey in
-            self.plist.isString(self.plist.key(of: object, at: last), equalTo: classKey)
+        let known = self.classKeyObject
+        if known >= 0 {
+            var position = object.count
+            while position > 0 {
+                position &-= 1
+                if self.plist.key(of: object, at: position) == known {
+                    return try self.read(self.plist.value(of: object, at: position))
+                }
+            }
         }
-        if isLast { return try self.read(self.plist.value(of: object, at: last)) }
-        return try self.value(forKey: "$class", in: object)
+        let found: Int? = ("$class" as StaticString).withUTF8Buffer { classKey in
+            var position = object.count
+            while position > 0 {
+                position &-= 1
+                if self.plist.isString(self.plist.key(of: object, at: position), equalTo: classKey) { return position }
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        self.classKeyObject = self.plist.key(of: object, at: found)
+        return try self.read(self.plist.value(of: object, at: found))
     }
 
     /// What the decoder needs to know about a type that decodes itself.
