@@ -94,7 +94,7 @@ internal final class ArchiveDecodingSession {
         } catch {
             throw KeyedArchiveError(.malformedPropertyList, reason: "not a property list", underlying: error)
         }
-        try self.init(plist: plist, options: options)
+        try self.init(checking: plist, options: options)
     }
 
     /// Creates a session over an archive that has already been read: its binary form, which holds
@@ -111,13 +111,25 @@ internal final class ArchiveDecodingSession {
         } catch {
             throw KeyedArchiveError(.malformedPropertyList, reason: "not a property list", underlying: error)
         }
-        try self.init(plist: plist, options: options)
+        try self.init(checking: plist, options: options)
     }
 
     /// Creates a session over a property list, checking that it is a keyed archive as
     /// `KeyedArchive(propertyList:)` does, with the same codes.
-    private init(plist: InPlaceBinaryPropertyList, options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError) {
-        let tables = try Self.tables(of: plist)
+    private convenience init(
+        checking plist: InPlaceBinaryPropertyList,
+        options: KeyedArchiveDecoder.Options
+    ) throws(KeyedArchiveError) {
+        // Checked before the session exists: the stored properties' initial values allocate
+        // buffers that only `deinit` frees, and a throwing initializer would leak them.
+        try self.init(plist: plist, tables: Self.tables(of: plist), options: options)
+    }
+
+    private init(
+        plist: InPlaceBinaryPropertyList,
+        tables: (objects: InPlaceRegion, top: InPlaceRegion, null: InPlaceValue),
+        options: KeyedArchiveDecoder.Options
+    ) {
         self.plist = plist
         self.objectTable = tables.objects
         self.topTable = tables.top
