@@ -288,11 +288,22 @@ private struct BinaryBufferOutput {
     @inline(__always)
     mutating func appendBigEndian(_ value: UInt64, width: Int) {
         guard width > 0, self.count + width <= self.buffer.count, let base = self.buffer.baseAddress else { return }
-        let target = base + self.count
-        var shift = UInt64(truncatingIfNeeded: (width - 1) * 8)
-        for index in 0..<width {
-            target[index] = UInt8(truncatingIfNeeded: value &>> shift)
-            shift &-= 8
+        let target = UnsafeMutableRawPointer(base + self.count)
+        switch width {
+        case 1:
+            target.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+        case 2:
+            target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
+        case 4:
+            target.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
+        case 8:
+            target.storeBytes(of: value.bigEndian, as: UInt64.self)
+        default:
+            var shift = UInt64(truncatingIfNeeded: (width - 1) * 8)
+            for index in 0..<width {
+                target.storeBytes(of: UInt8(truncatingIfNeeded: value &>> shift), toByteOffset: index, as: UInt8.self)
+                shift &-= 8
+            }
         }
         self.count += width
     }
@@ -314,6 +325,16 @@ private struct BinaryBufferOutput {
                 target[0] = UInt8(truncatingIfNeeded: value &>> 8)
                 target[1] = UInt8(truncatingIfNeeded: value)
                 target += 2
+            }
+        case 4:
+            // One unaligned store per value rather than four byte stores.
+            let raw = UnsafeMutableRawPointer(target)
+            for (index, value) in values.enumerated() {
+                raw.storeBytes(
+                    of: UInt32(truncatingIfNeeded: value).bigEndian,
+                    toByteOffset: 4 * index,
+                    as: UInt32.self
+                )
             }
         default:
             for value in values {
