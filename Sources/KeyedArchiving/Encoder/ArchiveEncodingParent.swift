@@ -15,25 +15,41 @@
 /// the reference into a node, or drops it, once the value is complete, so that a parent is never
 /// kept alive, or from reuse, by a child.
 internal struct ArchiveEncodingParent {
-    /// The parent's path when ``encoder`` is `nil`.
-    let node: CodingPathNode
-    /// The encoder whose coding path is the parent's.
-    let encoder: _ArchiveEncoder?
+    /// The path itself, or the encoder standing for it: one reference either way, so that passing
+    /// and storing a parent retains one object.
+    private enum Storage {
+        /// The parent's path.
+        case node(CodingPathNode)
+        /// The encoder whose coding path is the parent's.
+        case encoder(_ArchiveEncoder)
+    }
+
+    /// The node or the encoder.
+    private let storage: Storage
 
     /// A parent known by its path.
     init(_ node: CodingPathNode) {
-        self.node = node
-        self.encoder = nil
+        self.storage = .node(node)
     }
 
     /// A parent known by its encoder.
     init(encoder: _ArchiveEncoder) {
-        self.node = .root
-        self.encoder = encoder
+        self.storage = .encoder(encoder)
+    }
+
+    /// Whether the parent is known by its encoder rather than by its path.
+    var isEncoder: Bool {
+        if case .encoder = self.storage { return true }
+        return false
     }
 
     /// The parent's coding path.
-    var path: CodingPathNode { self.encoder?.codingPathNode ?? self.node }
+    var path: CodingPathNode {
+        switch self.storage {
+        case .node(let node): return node
+        case .encoder(let encoder): return encoder.codingPathNode
+        }
+    }
 
     /// The parent's coding path extended by `key`.
     func appending(_ key: (any CodingKey)?) -> CodingPathNode {
