@@ -17,13 +17,21 @@
 /// equal raw bytes always mean the same storage, hence equal contents; a string built afresh on
 /// every call just misses. Where `String` is not 16 bytes (32-bit platforms) the cache is empty.
 internal struct ArchiveEncodingKeyCache {
-    private static let slotCount = 128
-    private var rawKeys = [(UInt64, UInt64)](repeating: (0, 0), count: ArchiveEncodingKeyCache.slotCount)
-    private var keys = [ArchiveEncodingTable.Key?](repeating: nil, count: ArchiveEncodingKeyCache.slotCount)
+    /// The number of bits of a slot index: 2^slotBits slots.
+    private let slotBits: Int
+    private var rawKeys: [(UInt64, UInt64)]
+    private var keys: [ArchiveEncodingTable.Key?]
     /// The strings the slots hold, kept alive so that their storage cannot be reused.
-    private var strings = [String](repeating: "", count: ArchiveEncodingKeyCache.slotCount)
+    private var strings: [String]
 
-    init() {}
+    /// Creates an empty cache of `2^slotBits` slots.
+    init(slotBits: Int = 7) {
+        let slotCount = 1 << slotBits
+        self.slotBits = slotBits
+        self.rawKeys = [(UInt64, UInt64)](repeating: (0, 0), count: slotCount)
+        self.keys = [ArchiveEncodingTable.Key?](repeating: nil, count: slotCount)
+        self.strings = [String](repeating: "", count: slotCount)
+    }
 
     @inline(__always)
     private static func rawBytes(of string: String) -> (UInt64, UInt64)? {
@@ -31,17 +39,18 @@ internal struct ArchiveEncodingKeyCache {
         return withUnsafeBytes(of: string) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
     }
 
+    /// The slot of some raw bytes: the top `slotBits` bits of their mix, so that every slot is used.
     @inline(__always)
-    private static func slot(_ key: (UInt64, UInt64)) -> Int {
+    private func slot(_ key: (UInt64, UInt64)) -> Int {
         let mixed = (key.0 ^ (key.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
-        return Int(truncatingIfNeeded: mixed >> 57) & (Self.slotCount - 1)
+        return Int(truncatingIfNeeded: mixed &>> UInt64(truncatingIfNeeded: 64 - self.slotBits))
     }
 
     /// The key cached for `string`, or `nil`.
     @inline(__always)
     func key(for string: String) -> ArchiveEncodingTable.Key? {
         guard let raw = Self.rawBytes(of: string) else { return nil }
-        let slot = Self.slot(raw)
+        let slot = self.slot(raw)
         guard self.rawKeys[slot] == raw else { return nil }
         return self.keys[slot]
     }
@@ -49,7 +58,7 @@ internal struct ArchiveEncodingKeyCache {
     /// Caches `key` for `string`, replacing whatever shared its slot.
     mutating func insert(_ key: ArchiveEncodingTable.Key, for string: String) {
         guard let raw = Self.rawBytes(of: string) else { return }
-        let slot = Self.slot(raw)
+        let slot = self.slot(raw)
         self.rawKeys[slot] = raw
         self.keys[slot] = key
         self.strings[slot] = string

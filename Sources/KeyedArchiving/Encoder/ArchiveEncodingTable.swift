@@ -41,8 +41,9 @@ internal struct ArchiveEncodingTable {
     private var stringLeaves: [UInt32] = []
     /// The UID of each data leaf, by data id (0 = none yet).
     private var dataLeaves: [UInt32] = []
-    /// The pool keys of recently stored string leaves, by the strings' raw bytes.
-    private var recentStrings = ArchiveEncodingKeyCache()
+    /// The pool keys of recently stored string leaves, by the strings' raw bytes. Larger than the
+    /// coding-key caches: values have more distinct strings than types have keys.
+    private var recentStrings = ArchiveEncodingKeyCache(slotBits: 9)
     /// The UID of each number and Boolean leaf.
     private var scalarLeaves = BinaryScalarTable()
     private var classes: [ArchivedClass: UID] = [:]
