@@ -388,49 +388,25 @@ internal final class ArchiveEncodingSession {
 
     @inline(never)
     private func makeTypeInfo<T: Encodable>(of value: T, type: Any.Type) -> ArchiveEncodingTypeInfo {
-        let kind: ArchiveEncodingTypeInfo.Kind
-        if value is any _ArchiveSetEncodableMarker {
-            kind = .set
-        } else if value is any _ArchiveArrayEncodableMarker {
-            kind = .array
-        } else if value is any _ArchiveDictionaryEncodableMarker {
-            kind = .dictionary
-        } else if type is AnyClass {
-            kind = .instance
-        } else {
-            kind = .value
-        }
-
+        let facts = ArchiveEncodingTypeFacts.facts(of: value, type: type)
+        let identifier = ObjectIdentifier(type)
         let archivedClass: ArchivedClass
-        if self.options.classNames[ObjectIdentifier(type)] == nil,
-            let naming = type as? any ArchivedClassNaming.Type
-        {
-            archivedClass = ArchivedClass(name: naming.archivedClassName, classes: naming.archivedClassChain)
+        if self.options.classNames[identifier] == nil, let namedClass = facts.namedClass {
+            archivedClass = namedClass
         } else {
-            let name = self.className(of: type)
+            // A name set with `setClassName(_:for:)` wins, here and in the chain.
+            let name = self.options.classNames[identifier] ?? facts.defaultName
             var chain = [name]
-            if kind == .instance {
-                var superclass = Mirror(reflecting: value).superclassMirror
-                while let mirror = superclass {
-                    chain.append(self.className(of: mirror.subjectType))
-                    superclass = mirror.superclassMirror
-                }
+            for superclass in facts.superclasses {
+                chain.append(self.options.classNames[superclass.identifier] ?? superclass.defaultName)
             }
             if chain.last != "NSObject" { chain.append("NSObject") }
             archivedClass = ArchivedClass(name: name, classes: chain)
         }
-        let info = ArchiveEncodingTypeInfo(kind: kind, archivedClass: archivedClass)
-        info.arrayMarker = type as? any _ArchiveArrayEncodableMarker.Type
-        self.typeInfos[ObjectIdentifier(type)] = info
+        let info = ArchiveEncodingTypeInfo(kind: facts.kind, archivedClass: archivedClass)
+        info.arrayMarker = facts.arrayMarker
+        self.typeInfos[identifier] = info
         return info
-    }
-
-    /// A type's class name: set with `setClassName(_:for:)`, else chosen with ``ArchivedClassNaming``,
-    /// else its unqualified Swift name.
-    private func className(of type: Any.Type) -> String {
-        if let name = self.options.classNames[ObjectIdentifier(type)] { return name }
-        if let naming = type as? any ArchivedClassNaming.Type { return naming.archivedClassName }
-        return String(describing: type)
     }
 
     // MARK: - Errors

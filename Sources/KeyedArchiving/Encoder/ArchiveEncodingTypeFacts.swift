@@ -1,0 +1,135 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+import Android
+#endif
+
+/// What the encoder needs to know about a Swift type that no option changes: how its values are
+/// archived, and the class names it takes when no name is set for it.
+///
+/// Found once per process and type by ``facts(of:)``: the conformance checks, `Mirror` and
+/// `String(describing:)` behind them cost about as much as encoding a thousand small values, so
+/// paying them in every encoding session made small archives slow. ``ArchiveEncodingSession``
+/// combines them with its class-name options into its per-session ``ArchiveEncodingTypeInfo``.
+///
+/// Instances never change after they are made, so sharing them between threads is safe; the
+/// metatype they hold is not declared `Sendable`, hence `@unchecked`.
+internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
+    /// How values of the type are archived.
+    let kind: ArchiveEncodingTypeInfo.Kind
+    /// The type as an array that ``ArchiveEncodingSession`` encodes without an encoder, if it is one.
+    let arrayMarker: (any _ArchiveArrayEncodableMarker.Type)?
+    /// The class the type declares through ``ArchivedClassNaming``, if it does.
+    let namedClass: ArchivedClass?
+    /// The type's class name without a name set for it: its ``ArchivedClassNaming`` name, else
+    /// its unqualified Swift name.
+    let defaultName: String
+    /// The superclasses of a class, nearest first, each with its identifier (to look up a name set
+    /// for it) and its default name as for ``defaultName``; empty for other types.
+    let superclasses: [(identifier: ObjectIdentifier, defaultName: String)]
+
+    private init<T: Encodable>(of value: T, type: Any.Type) {
+        let kind: ArchiveEncodingTypeInfo.Kind
+        if value is any _ArchiveSetEncodableMarker {
+            kind = .set
+        } else if value is any _ArchiveArrayEncodableMarker {
+            kind = .array
+        } else if value is any _ArchiveDictionaryEncodableMarker {
+            kind = .dictionary
+        } else if type is AnyClass {
+            kind = .instance
+        } else {
+            kind = .value
+        }
+        self.kind = kind
+        self.arrayMarker = type as? any _ArchiveArrayEncodableMarker.Type
+        if let naming = type as? any ArchivedClassNaming.Type {
+            self.namedClass = ArchivedClass(name: naming.archivedClassName, classes: naming.archivedClassChain)
+        } else {
+            self.namedClass = nil
+        }
+        self.defaultName = Self.defaultName(of: type)
+        var superclasses: [(identifier: ObjectIdentifier, defaultName: String)] = []
+        if kind == .instance {
+            var superclass = Mirror(reflecting: value).superclassMirror
+            while let mirror = superclass {
+                superclasses.append((ObjectIdentifier(mirror.subjectType), Self.defaultName(of: mirror.subjectType)))
+                superclass = mirror.superclassMirror
+            }
+        }
+        self.superclasses = superclasses
+    }
+
+    /// A type's class name when none is set for it: chosen with ``ArchivedClassNaming``, else its
+    /// unqualified Swift name.
+    private static func defaultName(of type: Any.Type) -> String {
+        if let naming = type as? any ArchivedClassNaming.Type { return naming.archivedClassName }
+        return String(describing: type)
+    }
+
+    /// The facts of every type met so far in the process, by identifier.
+    private static let known = ArchiveEncodingTypeFactsCache()
+
+    /// The facts of a value's dynamic type, found on the first call for the type.
+    /// - Parameters:
+    ///   - value: A value of the type.
+    ///   - type: The value's dynamic type, `type(of: value)`.
+    static func facts<T: Encodable>(of value: T, type: Any.Type) -> ArchiveEncodingTypeFacts {
+        let identifier = ObjectIdentifier(type)
+        if let facts = Self.known.facts(for: identifier) { return facts }
+        // Found outside the lock: the checks may run user code (such as `archivedClassName`). Two
+        // threads may both find them; they find the same facts, and the first stored is kept.
+        return Self.known.insert(ArchiveEncodingTypeFacts(of: value, type: type), for: identifier)
+    }
+}
+
+/// The process-wide table behind ``ArchiveEncodingTypeFacts/facts(of:type:)``, guarded by a
+/// `pthread_mutex_t` (as `Locked` in ArchiveStorage is, and for the same reason: Thread Sanitizer
+/// sees it).
+private final class ArchiveEncodingTypeFactsCache: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var facts: [ObjectIdentifier: ArchiveEncodingTypeFacts] = [:]
+
+    /// Creates an empty table.
+    init() {
+        self.mutex = .allocate(capacity: 1)
+        self.mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(self.mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(self.mutex)
+        self.mutex.deinitialize(count: 1)
+        self.mutex.deallocate()
+    }
+
+    /// The facts stored for a type, if any.
+    func facts(for identifier: ObjectIdentifier) -> ArchiveEncodingTypeFacts? {
+        pthread_mutex_lock(self.mutex)
+        defer { pthread_mutex_unlock(self.mutex) }
+        return self.facts[identifier]
+    }
+
+    /// Stores the facts of a type unless some are stored already, and returns those stored.
+    func insert(_ facts: ArchiveEncodingTypeFacts, for identifier: ObjectIdentifier) -> ArchiveEncodingTypeFacts {
+        pthread_mutex_lock(self.mutex)
+        defer { pthread_mutex_unlock(self.mutex) }
+        if let existing = self.facts[identifier] { return existing }
+        self.facts[identifier] = facts
+        return facts
+    }
+}
