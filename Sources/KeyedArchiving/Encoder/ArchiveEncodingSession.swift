@@ -66,7 +66,12 @@ internal final class ArchiveEncodingSession {
     /// Encoders still referenced after their value was complete; flushed again by ``finish(top:)``.
     @exclusivity(unchecked) private var escapedEncoders: [_ArchiveEncoder] = []
     /// The first misuse of the `Encoder` protocol, thrown when the value that caused it completes.
-    @exclusivity(unchecked) private var misuse: EncodingError?
+    @exclusivity(unchecked) private var misuse: EncodingError? {
+        didSet { self.hasMisuse = self.misuse != nil }
+    }
+    /// Whether ``misuse`` holds an error: tested on every completed value, where testing the
+    /// optional `EncodingError` itself would copy it through its value witnesses.
+    @exclusivity(unchecked) private var hasMisuse = false
 
     let arrayInfo = ArchiveEncodingTypeInfo(foundationClass: "NSArray")
     let dictionaryInfo = ArchiveEncodingTypeInfo(foundationClass: "NSDictionary")
@@ -247,7 +252,7 @@ internal final class ArchiveEncodingSession {
 
     /// Writes an encoder's object to the table once its value's `encode(to:)` has returned.
     private func complete(_ encoder: inout _ArchiveEncoder) throws -> UID {
-        if let misuse {
+        if self.hasMisuse, let misuse {
             self.misuse = nil
             throw misuse
         }
