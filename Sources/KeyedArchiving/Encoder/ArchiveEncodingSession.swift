@@ -375,6 +375,15 @@ internal final class ArchiveEncodingSession {
     }
 
     private func typeInfo<T: Encodable>(of value: T) -> ArchiveEncodingTypeInfo {
+        // A value's type is `T` unless `T` is a class, whose instance may be of a subclass: the
+        // static type finds the others without asking the runtime for the dynamic type.
+        let staticIdentifier = ObjectIdentifier(T.self)
+        let staticSlot = Self.typeSlot(staticIdentifier)
+        if self.recentTypes[staticSlot] == staticIdentifier, let info = self.recentTypeInfos[staticSlot],
+            info.kind != .instance
+        {
+            return info
+        }
         let type: Any.Type = Swift.type(of: value)
         let identifier = ObjectIdentifier(type)
         let slot = Self.typeSlot(identifier)
