@@ -24,6 +24,10 @@ internal protocol _ArchiveArrayEncodableMarker {
     ) throws
         -> [ArchiveEncodingTable.Value]
 
+    /// The array itself when its elements are strings, which the session stores without a buffer
+    /// of element UIDs; `nil` for any other element type.
+    var archiveStrings: [String]? { get }
+
     /// Encodes `value` as an `NSArray` if it is of this type, without a dynamic cast to the protocol.
     /// - Returns: The array's UID, or `nil` if `value` is not of this type.
     static func encodeArchiveArray<T>(
@@ -58,6 +62,11 @@ internal protocol _ArchiveDictionaryEncodableMarker {
 }
 
 extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
+    var archiveStrings: [String]? {
+        // The same type, so the cast only spares a dynamic cast per element.
+        Element.self == String.self ? unsafeBitCast(self, to: [String].self) : nil
+    }
+
     static func encodeArchiveArray<T>(
         _ value: T,
         in session: ArchiveEncodingSession,
@@ -77,13 +86,6 @@ extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
     {
         var elements: [ArchiveEncodingTable.Value] = []
         elements.reserveCapacity(self.count)
-        if Element.self == String.self {
-            // The same type, so the cast only spares a dynamic cast per element.
-            for string in unsafeBitCast(self, to: [String].self) {
-                elements.append(.uid(session.table.leaf(string).rawValue))
-            }
-            return elements
-        }
         // The array's own path, made only if an element needs it.
         var node: CodingPathNode?
         for element in self {

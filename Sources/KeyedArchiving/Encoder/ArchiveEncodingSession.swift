@@ -296,8 +296,13 @@ internal final class ArchiveEncodingSession {
         key: (any CodingKey)?
     ) throws -> UID {
         let uid = self.table.reserve()
-        let elements = try array.encodeArchiveElements(in: self, parent: parent, key: key)
-        let values = self.table.builder.array(elements)
+        let values: ArchiveEncodingTable.Value
+        if let strings = array.archiveStrings {
+            values = self.table.stringArray(strings)
+        } else {
+            let elements = try array.encodeArchiveElements(in: self, parent: parent, key: key)
+            values = self.table.builder.array(elements)
+        }
         self.fillObject(uid, of: self.arrayInfo, .nsObjects, values)
         return uid
     }

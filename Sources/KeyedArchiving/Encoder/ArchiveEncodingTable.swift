@@ -172,6 +172,19 @@ internal struct ArchiveEncodingTable {
         return self.leaf(stringID: key.id)
     }
 
+    /// The contents of an `NSArray` of strings: the UIDs of their leaves, appended straight to the
+    /// builder's items (storing a leaf never adds items, so the run stays contiguous).
+    /// - Returns: The array value.
+    mutating func stringArray(_ strings: [String]) -> Value {
+        let start = self.builder.items.count
+        for string in strings {
+            let uid = self.leaf(string)
+            self.builder.items.append(.uid(uid.rawValue))
+        }
+        let count = UInt32(truncatingIfNeeded: strings.count)
+        return Value(kind: .array, payload: UInt64(start), count: count)
+    }
+
     /// The UID of a string leaf from the pool, adding it on first use.
     mutating func leaf(stringID id: UInt32) -> UID {
         let canonical = Int(self.builder.strings.canonicalIDs[Int(id)])
