@@ -187,9 +187,10 @@ internal final class ArchiveEncodingSession {
         parent: ArchiveEncodingParent,
         key: (any CodingKey)?
     ) throws -> UID {
-        if T.self == Date.self, let date = value as? Date { return self.table.addDate(date) }
-        if T.self == UUID.self, let uuid = value as? UUID { return self.table.addUUID(uuid) }
-        if T.self == URL.self, let url = value as? URL { return self.table.addURL(url) }
+        // After an exact type check, a bit cast reads the same value without a dynamic cast.
+        if T.self == Date.self { return self.table.addDate(unsafeBitCast(value, to: Date.self)) }
+        if T.self == UUID.self { return self.table.addUUID(unsafeBitCast(value, to: UUID.self)) }
+        if T.self == URL.self { return self.table.addURL(unsafeBitCast(value, to: URL.self)) }
 
         let info = self.typeInfo(of: value)
         switch info.kind {
