@@ -139,17 +139,18 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if let leaf = self.owner.session.leaf(of: value) {
+        let session = self.owner.session
+        if let leaf = session.leaf(of: value) {
             switch leaf {
-            case .string(let string): self.store(self.owner.session.table.leaf(string), forKey: key)
-            case .data(let data): self.store(self.owner.session.table.leaf(data), forKey: key)
+            case .string(let string): self.store(session.table.leaf(string), forKey: key)
+            case .data(let data): self.store(session.table.leaf(data), forKey: key)
             case .scalar(let scalar): self.storeScalar(scalar, forKey: key)
             }
             return
         }
         // The owner stands for its own path, which is made only if asked for.
         let parent = self.node.map(ArchiveEncodingParent.init) ?? ArchiveEncodingParent(encoder: self.owner)
-        let uid = try self.owner.session.encodeComposite(value, parent: parent, key: key)
+        let uid = try session.encodeComposite(value, parent: parent, key: key)
         self.store(uid, forKey: key)
     }
 
