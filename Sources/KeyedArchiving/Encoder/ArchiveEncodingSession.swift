@@ -217,9 +217,9 @@ internal final class ArchiveEncodingSession {
                 return try self.encodeDictionary(dictionary, at: parent.appending(key))
             }
         }
-        var encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
+        let encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
         try value.encode(to: encoder)
-        return try self.complete(&encoder)
+        return try self.complete(encoder)
     }
 
     /// Encodes a class instance once; later references get the same UID.
@@ -243,16 +243,19 @@ internal final class ArchiveEncodingSession {
         }
         self.instanceUIDs[identifier] = Self.pendingInstance
         self.retainedInstances.append(object)
-        var encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
+        let encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
         encoder.instance = identifier
         try value.encode(to: encoder)
-        let uid = try self.complete(&encoder)
+        let uid = try self.complete(encoder)
         self.instanceUIDs[identifier] = uid
         return uid
     }
 
     /// Writes an encoder's object to the table once its value's `encode(to:)` has returned.
-    private func complete(_ encoder: inout _ArchiveEncoder) throws -> UID {
+    ///
+    /// Takes the caller's reference, so that keeping the encoder for reuse moves it rather than
+    /// retaining it once more.
+    private func complete(_ encoder: consuming _ArchiveEncoder) throws -> UID {
         if self.hasMisuse, let misuse {
             self.misuse = nil
             throw misuse
