@@ -192,6 +192,13 @@ internal final class _ArchiveEncoder: Encoder {
         self.session.storageKey(key, inDictionary: self.isDictionary)
     }
 
+    /// The UID of a string leaf. A method here rather than in the containers, so that the session
+    /// is reached through this encoder's own `let` without being retained for the access.
+    @inline(never)
+    func stringLeaf(_ string: String) -> UID {
+        self.session.table.leaf(string)
+    }
+
     /// Sets the value of a key: in place if the key is there (under `==`), else appended.
     @inline(__always)
     func setEntry(_ value: ArchiveEncodingTable.Value, forKey key: ArchiveEncodingTable.Key) {

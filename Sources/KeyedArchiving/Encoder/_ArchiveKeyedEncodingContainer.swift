@@ -77,7 +77,7 @@ internal struct _ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingCon
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        self.store(self.owner.session.table.leaf(value), forKey: key)
+        self.store(self.owner.stringLeaf(value), forKey: key)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {

@@ -47,7 +47,7 @@ internal struct _ArchiveSingleValueEncodingContainer: SingleValueEncodingContain
     }
 
     mutating func encode(_ value: String) throws {
-        self.owner.setSingleValue(self.owner.session.table.leaf(value))
+        self.owner.setSingleValue(self.owner.stringLeaf(value))
     }
 
     mutating func encode(_ value: Double) throws {

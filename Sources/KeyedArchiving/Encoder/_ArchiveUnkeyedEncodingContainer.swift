@@ -54,7 +54,7 @@ internal struct _ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encode(_ value: String) throws {
-        self.append(self.owner.session.table.leaf(value))
+        self.append(self.owner.stringLeaf(value))
     }
 
     mutating func encode(_ value: Double) throws {
