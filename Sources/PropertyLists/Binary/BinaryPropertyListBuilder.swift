@@ -212,11 +212,15 @@ package struct BinaryPropertyListBuilder {
         var numbering = BinaryBuilderNumbering(builder: self, uidCount: uidCount)
         defer { numbering.deallocate() }
         _ = numbering.add(root)
-        var data = Data(count: numbering.capacity)
-        let count = data.withUnsafeMutableBytes { bytes in
-            numbering.encode(into: bytes.bindMemory(to: UInt8.self))
+        // Written into uninitialized memory that the Data then owns: `Data(count:)` would zero the
+        // whole upper bound first, touching pages the file never reaches.
+        let capacity = numbering.capacity
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        let count = numbering.encode(into: bytes)
+        guard let base = bytes.baseAddress, count > 0 else {
+            bytes.deallocate()
+            return Data()
         }
-        data.count = count
-        return data
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 }
