@@ -78,7 +78,25 @@ internal struct BinaryBuilderNumbering {
 
     /// Adds `value` and its descendants; returns the index of `value`.
     mutating func add(_ value: Value) -> UInt32 {
-        guard value.kind == .array || value.kind == .dictionary else { return self.addLeaf(value) }
+        let items = self.items
+        let canonicalIDs = self.strings.canonicalIDs
+        return items.withUnsafeBufferPointer { items in
+            canonicalIDs.withUnsafeBufferPointer { canonicalIDs in
+                self.add(value, items: items, canonicalIDs: canonicalIDs)
+            }
+        }
+    }
+
+    /// Adds `value` and its descendants, reading the items and canonical string ids through
+    /// buffers (no array checks or reloads in the loop); returns the index of `value`.
+    private mutating func add(
+        _ value: Value,
+        items: UnsafeBufferPointer<Value>,
+        canonicalIDs: UnsafeBufferPointer<UInt32>
+    ) -> UInt32 {
+        guard value.kind == .array || value.kind == .dictionary else {
+            return self.addLeaf(value, canonicalIDs: canonicalIDs)
+        }
         let count = value.kind == .array ? Int(value.count) : 2 * Int(value.count)
         let start = self.referenceCount
         if start + count > self.references.count { Self.grow(&self.references, toHold: start + count) }
@@ -86,21 +104,26 @@ internal struct BinaryBuilderNumbering {
         self.referenceCount += count
         self.objectBytes += 10
         let first = Int(value.payload)
-        for offset in 0..<count {
-            let item = self.items[first + offset]
+        var position = start
+        for item in items[first..<(first + count)] {
             // Leaves, the usual case, without a call.
-            let reference = item.kind == .array || item.kind == .dictionary ? self.add(item) : self.addLeaf(item)
-            self.references[start + offset] = reference
+            let reference =
+                item.kind == .array || item.kind == .dictionary
+                ? self.add(item, items: items, canonicalIDs: canonicalIDs)
+                : self.addLeaf(item, canonicalIDs: canonicalIDs)
+            // Read afresh: adding a nested container may have grown the buffer.
+            self.references[position] = reference
+            position += 1
         }
         return index
     }
 
     /// Adds a leaf, or finds the equal one added before; returns its index.
     @inline(__always)
-    private mutating func addLeaf(_ value: Value) -> UInt32 {
+    private mutating func addLeaf(_ value: Value, canonicalIDs: UnsafeBufferPointer<UInt32>) -> UInt32 {
         switch value.kind {
         case .string:
-            let canonical = Int(self.strings.canonicalIDs[Int(value.payload)])
+            let canonical = Int(canonicalIDs[Int(value.payload)])
             let existing = self.stringIndexes[canonical]
             if existing >= 0 { return UInt32(existing) }
             return self.addString(value, canonical: canonical)
