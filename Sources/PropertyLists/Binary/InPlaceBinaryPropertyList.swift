@@ -37,7 +37,6 @@ package final class InPlaceBinaryPropertyList {
     package var byteCount: Int { self.bytes.count }
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    private let layout: BinaryPropertyListLayout
     private let referenceSize: Int
     private let offsetSize: Int
     private let offsetTableOffset: Int
@@ -68,7 +67,6 @@ package final class InPlaceBinaryPropertyList {
             throw error
         }
         self.bytes = bytes
-        self.layout = layout
         self.limits = limits
         self.objectCount = layout.objectCount
         self.topObjectIndex = layout.topObjectIndex
