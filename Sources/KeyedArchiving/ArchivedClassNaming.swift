@@ -28,6 +28,10 @@
 ///
 /// An object of another class fails with `DecodingError.typeMismatch` whose underlying error is
 /// ``KeyedArchiveError/Code/classMismatch``. See <doc:SecureDecoding>.
+///
+/// The encoder reads ``archivedClassName`` and ``archivedClassChain`` once per type and process
+/// and keeps them, so they should be constants; to choose a name per archive, use
+/// ``KeyedArchiveEncoder/setClassName(_:for:)``.
 public protocol ArchivedClassNaming {
     /// The class name written to `$classname`.
     static var archivedClassName: String { get }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeyedArchiving
 import Testing
 
 @testable import ArchiveStorage

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeyedArchiving
 
 @testable import ArchiveStorage
 

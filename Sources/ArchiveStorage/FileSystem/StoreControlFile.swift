@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import KeyedArchiving
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import KeyedArchiving
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

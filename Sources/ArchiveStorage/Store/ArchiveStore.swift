@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 import Dispatch
+import KeyedArchiving
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -8,16 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-import Android
-#endif
-
 /// What the encoder needs to know about a Swift type that no option changes: how its values are
 /// archived, and the class names it takes when no name is set for it.
 ///
@@ -82,7 +72,7 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
     }
 
     /// The facts of every type met so far in the process, by identifier.
-    private static let known = ArchiveEncodingTypeFactsCache()
+    private static let known = Locked<[ObjectIdentifier: ArchiveEncodingTypeFacts]>([:])
 
     /// The facts of a value's dynamic type, found on the first call for the type.
     /// - Parameters:
@@ -90,46 +80,14 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
     ///   - type: The value's dynamic type, `type(of: value)`.
     static func facts<T: Encodable>(of value: T, type: Any.Type) -> ArchiveEncodingTypeFacts {
         let identifier = ObjectIdentifier(type)
-        if let facts = Self.known.facts(for: identifier) { return facts }
+        if let facts = Self.known.withLock({ $0[identifier] }) { return facts }
         // Found outside the lock: the checks may run user code (such as `archivedClassName`). Two
         // threads may both find them; they find the same facts, and the first stored is kept.
-        return Self.known.insert(ArchiveEncodingTypeFacts(of: value, type: type), for: identifier)
-    }
-}
-
-/// The process-wide table behind ``ArchiveEncodingTypeFacts/facts(of:type:)``, guarded by a
-/// `pthread_mutex_t` (as `Locked` in ArchiveStorage is, and for the same reason: Thread Sanitizer
-/// sees it).
-private final class ArchiveEncodingTypeFactsCache: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var facts: [ObjectIdentifier: ArchiveEncodingTypeFacts] = [:]
-
-    /// Creates an empty table.
-    init() {
-        self.mutex = .allocate(capacity: 1)
-        self.mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(self.mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(self.mutex)
-        self.mutex.deinitialize(count: 1)
-        self.mutex.deallocate()
-    }
-
-    /// The facts stored for a type, if any.
-    func facts(for identifier: ObjectIdentifier) -> ArchiveEncodingTypeFacts? {
-        pthread_mutex_lock(self.mutex)
-        defer { pthread_mutex_unlock(self.mutex) }
-        return self.facts[identifier]
-    }
-
-    /// Stores the facts of a type unless some are stored already, and returns those stored.
-    func insert(_ facts: ArchiveEncodingTypeFacts, for identifier: ObjectIdentifier) -> ArchiveEncodingTypeFacts {
-        pthread_mutex_lock(self.mutex)
-        defer { pthread_mutex_unlock(self.mutex) }
-        if let existing = self.facts[identifier] { return existing }
-        self.facts[identifier] = facts
-        return facts
+        let found = ArchiveEncodingTypeFacts(of: value, type: type)
+        return Self.known.withLock { known in
+            if let existing = known[identifier] { return existing }
+            known[identifier] = found
+            return found
+        }
     }
 }

@@ -18,18 +18,18 @@ import Darwin
 import Android
 #endif
 
-/// A value guarded by a `pthread_mutex_t`.
+/// A value guarded by a `pthread_mutex_t`, shared by the modules of the package.
 ///
 /// `Mutex` from `Synchronization` would do as well, except that on Linux it is built on raw
 /// `futex` calls that Thread Sanitizer does not see, so it reports every access it guards as a
 /// race (checked with Swift 6.3.1). A pthread mutex costs the same uncontended and keeps
 /// `swift test --sanitize=thread` meaningful.
-final class Locked<State: Sendable>: @unchecked Sendable {
+package final class Locked<State: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
     /// Guards `state`.
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         self.mutex = .allocate(capacity: 1)
         self.mutex.initialize(to: pthread_mutex_t())
@@ -43,7 +43,7 @@ final class Locked<State: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
-    func withLock<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+    package func withLock<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(self.mutex)
         defer { pthread_mutex_unlock(self.mutex) }
         return try body(&self.state)
