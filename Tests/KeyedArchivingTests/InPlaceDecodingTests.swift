@@ -58,6 +58,42 @@ import Testing
         #expect((underlying.underlying?.code) == .invalidMarker)
     }
 
+    /// Decodes two strings from an array, keeping what decoding the second one threw.
+    struct SecondStringProbe: Decodable {
+        var first: String
+        var caught: (any Error)?
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            self.first = try container.decode(String.self)
+            do {
+                _ = try container.decode(String.self)
+            } catch {
+                self.caught = error
+            }
+        }
+    }
+
+    @Test func aMalformedObjectMetInsideInitFromIsADecodingErrorAtItsPath() throws {
+        let model = try KeyedArchiveEncoder().encodeArchive(["Tom", "Zoë-free"])
+        var bytes = [UInt8](model.serialized(as: .binary))
+        let target = Array("Zoë-free".utf8)
+        // Stored as UTF-16 ("ë" is not ASCII): corrupt its marker, 0x68 for eight units.
+        let unit = Array("Z".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let start = try #require((0..<(bytes.count - 2)).first { bytes[$0..<($0 + 2)].elementsEqual(unit) })
+        #expect(bytes[start - 1] == 0x60 | UInt8(target.count - 1))
+        bytes[start - 1] = 0x70
+        let probe = try KeyedArchiveDecoder().decode(SecondStringProbe.self, from: Data(bytes))
+        #expect(probe.first == "Tom")
+        let caught = try #require(probe.caught as? DecodingError)
+        guard case .dataCorrupted(let context) = caught else {
+            Issue.record("expected dataCorrupted, got \(caught)")
+            return
+        }
+        #expect(context.codingPath.map(\.intValue) == [1])
+        #expect((context.underlyingError as? KeyedArchiveError)?.code == .malformedPropertyList)
+    }
+
     @Test func binaryAndXMLArchivesDecodeAlike() throws {
         struct Record: Codable, Equatable {
             var name: String

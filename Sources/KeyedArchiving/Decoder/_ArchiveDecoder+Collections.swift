@@ -82,7 +82,13 @@ extension _ArchiveDecoder {
             if case .array(let elements)? = try self.field("NS.objects", of: dictionary, uid: uid, at: position) {
                 return ArchiveElements(array: elements)
             }
-            guard case .integer(let storedCount)? = try session.value(forKey: "NS.count", in: dictionary),
+            guard
+                case .integer(let storedCount)? = try self.storedField(
+                    "NS.count",
+                    of: dictionary,
+                    uid: uid,
+                    at: position
+                ),
                 let count = storedCount.exactly(Int.self), count >= 0, count <= dictionary.count
             else {
                 throw self.unexpected("an NSCountedSet without NS.objects or a valid NS.count", object, uid, position)
@@ -117,9 +123,19 @@ extension _ArchiveDecoder {
     }
 
     /// The stored value of an element: a UID, or a value stored inline.
+    /// - Throws: `DecodingError.dataCorrupted` at the element if it is not a valid object.
     @inline(__always)
     func storedElement(at index: Int, of elements: ArchiveElements) throws -> InPlaceValue {
-        try self.session.read(elements.reference(at: index, in: self.session.plist))
+        do {
+            return try self.session.read(elements.reference(at: index, in: self.session.plist))
+        } catch {
+            throw self.corrupted(error, object: nil, uid: self.uid, at: self.elementPosition(index))
+        }
+    }
+
+    /// The position of the current object's element at `index`.
+    private func elementPosition(_ index: Int) -> ArchiveDecodingPosition {
+        ArchiveDecodingPosition(parent: self.codingPathNode, key: ArchiveDecodingIndexKey(index), owner: self.uid)
     }
 
     /// Decodes one of the current object's elements, as returned by ``currentElements()``.
@@ -243,15 +259,23 @@ extension _ArchiveDecoder {
             result.reserveCapacity(dictionary.count)
             let plist = self.session.plist
             for index in 0..<dictionary.count {
-                let keyReference = plist.key(of: dictionary, at: index)
-                guard case .string(let region) = try self.session.read(keyReference) else {
-                    throw self.unexpected("an object's key is not a string", object, uid, position)
+                let region: InPlaceRegion
+                let archiveKey: String
+                let stored: InPlaceValue
+                do {
+                    guard case .string(let keyRegion) = try self.session.read(plist.key(of: dictionary, at: index))
+                    else {
+                        throw self.unexpected("an object's key is not a string", object, uid, position)
+                    }
+                    region = keyRegion
+                    archiveKey = try self.session.string(region)
+                    stored = try self.session.read(plist.value(of: dictionary, at: index))
+                } catch let error as KeyedArchiveError {
+                    throw self.corrupted(error, object: object, uid: uid, at: position)
                 }
-                let archiveKey = try self.session.string(region)
                 guard let name = KeyedArchive.unescapedKey(archiveKey) else { continue }
                 // An escaped key (`$$name`) decodes from its characters after the first.
                 let storedName = name.utf8.count == archiveKey.utf8.count ? region : region.droppingFirstCharacter
-                let stored = try self.session.read(plist.value(of: dictionary, at: index))
                 let key = try self.decodeDictionaryKey(
                     K.self,
                     stored: .string(storedName),

@@ -176,14 +176,16 @@ extension _ArchiveDecoder {
         guard depth <= self.session.maximumDepth else {
             throw self.depthExceeded(object: object, uid: uid, at: position)
         }
-        guard let relativeStored = try self.session.value(forKey: "NS.relative", in: dictionary) else {
+        guard let relativeStored = try self.storedField("NS.relative", of: dictionary, uid: uid, at: position) else {
             throw self.unexpected("an NSURL without NS.relative", object, uid, position)
         }
         let (relativeObject, relativeUID) = try self.resolve(relativeStored, at: position)
         let relative = try self.unboxString(relativeObject, uid: relativeUID, at: position)
 
         var base: URL?
-        if case .uid(let baseUID)? = try self.session.value(forKey: "NS.base", in: dictionary), baseUID.rawValue != 0 {
+        if case .uid(let baseUID)? = try self.storedField("NS.base", of: dictionary, uid: uid, at: position),
+            baseUID.rawValue != 0
+        {
             let baseObject = try self.object(at: baseUID, at: position)
             guard case .dictionary(let baseDictionary) = baseObject,
                 try self.classKind(of: baseDictionary, object: baseObject, uid: baseUID, at: position) == .url
@@ -210,6 +212,21 @@ extension _ArchiveDecoder {
         return value
     }
 
+    /// The stored value of a field of an object dictionary (a UID, or a value stored inline).
+    /// - Throws: `DecodingError.dataCorrupted` if the value is not a valid object.
+    func storedField(
+        _ name: String,
+        of dictionary: InPlaceRegion,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> InPlaceValue? {
+        do {
+            return try self.session.value(forKey: name, in: dictionary)
+        } catch {
+            throw self.corrupted(error, object: nil, uid: uid, at: position)
+        }
+    }
+
     /// The value of a field of an object dictionary, following one UID.
     func field(
         _ name: String,
@@ -217,13 +234,7 @@ extension _ArchiveDecoder {
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> InPlaceValue? {
-        let found: InPlaceValue?
-        do {
-            found = try self.session.value(forKey: name, in: dictionary)
-        } catch {
-            throw self.corrupted(error, object: nil, uid: uid, at: position)
-        }
-        guard let stored = found else { return nil }
+        guard let stored = try self.storedField(name, of: dictionary, uid: uid, at: position) else { return nil }
         return try self.resolve(stored, at: position).object
     }
 
