@@ -137,6 +137,7 @@ internal final class ArchiveEncodingSession {
 
     /// Releases the escaped encoders and retained instances, breaking their references to the session.
     func close() {
+        self.table.recycle()
         self.escapedEncoders = []
         self.spareEncoders = []
         self.objectKeys = ArchiveEncodingKeyCache()
