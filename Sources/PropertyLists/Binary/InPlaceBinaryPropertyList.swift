@@ -30,16 +30,15 @@ package final class InPlaceBinaryPropertyList {
     /// The bounds reading enforces.
     package let limits: PropertyListLimits
     /// The number of objects in the offset table.
-    package let objectCount: Int
+    package var objectCount: Int { self.layout.objectCount }
     /// The index of the top-level object.
-    package let topObjectIndex: Int
+    package var topObjectIndex: Int { self.layout.topObjectIndex }
     /// The size of the input in bytes.
     package var byteCount: Int { self.bytes.count }
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    private let referenceSize: Int
-    private let offsetSize: Int
-    private let offsetTableOffset: Int
+    /// The trailer's fields, checked against the input.
+    private let layout: BinaryPropertyListLayout
 
     // One access at a time, each short: dynamic exclusivity checks would cost more than the work.
     @exclusivity(unchecked) private var strings: [Int: String] = [:]
@@ -68,11 +67,7 @@ package final class InPlaceBinaryPropertyList {
         }
         self.bytes = bytes
         self.limits = limits
-        self.objectCount = layout.objectCount
-        self.topObjectIndex = layout.topObjectIndex
-        self.referenceSize = layout.referenceSize
-        self.offsetSize = layout.offsetSize
-        self.offsetTableOffset = layout.offsetTableOffset
+        self.layout = layout
     }
 
     deinit {
@@ -92,16 +87,16 @@ package final class InPlaceBinaryPropertyList {
         if let header = ObjectHeader(
             variableLength: self.bytes,
             at: offset,
-            end: self.offsetTableOffset,
-            referenceSize: self.referenceSize
+            end: self.layout.offsetTableOffset,
+            referenceSize: self.layout.referenceSize
         ) {
             return try self.value(header, object: index, at: offset)
         }
         let header = try ObjectHeader(
             self.bytes,
             at: offset,
-            end: self.offsetTableOffset,
-            referenceSize: self.referenceSize
+            end: self.layout.offsetTableOffset,
+            referenceSize: self.layout.referenceSize
         )
         return try self.value(header, object: index, at: offset)
     }
@@ -111,7 +106,7 @@ package final class InPlaceBinaryPropertyList {
     @inline(__always)
     private func fixedWidthScalar(at offset: Int) -> InPlaceValue? {
         let marker = self.bytes[offset]
-        let available = self.offsetTableOffset &- offset &- 1
+        let available = self.layout.offsetTableOffset &- offset &- 1
         switch marker {
         case 0x80...0x87:
             let width = Int(marker & 0x0F) &+ 1
@@ -166,19 +161,19 @@ package final class InPlaceBinaryPropertyList {
     /// The object index of the `position`th element of an array; `position` must be below its count.
     @inline(__always)
     package func element(of array: InPlaceRegion, at position: Int) -> Int {
-        self.reference(at: array.payload &+ position &* self.referenceSize)
+        self.reference(at: array.payload &+ position &* self.layout.referenceSize)
     }
 
     /// The object index of the `position`th key of a dictionary; `position` must be below its count.
     @inline(__always)
     package func key(of dictionary: InPlaceRegion, at position: Int) -> Int {
-        self.reference(at: dictionary.payload &+ position &* self.referenceSize)
+        self.reference(at: dictionary.payload &+ position &* self.layout.referenceSize)
     }
 
     /// The object index of the `position`th value of a dictionary; `position` must be below its count.
     @inline(__always)
     package func value(of dictionary: InPlaceRegion, at position: Int) -> Int {
-        self.reference(at: dictionary.payload &+ (dictionary.count &+ position) &* self.referenceSize)
+        self.reference(at: dictionary.payload &+ (dictionary.count &+ position) &* self.layout.referenceSize)
     }
 
     /// Whether the object at `index` is the string whose UTF-8 bytes are `utf8`.
@@ -191,7 +186,7 @@ package final class InPlaceBinaryPropertyList {
         // The common key: ASCII, with its length in the marker.
         if marker >> 4 == 0x5, marker & 0x0F != 0x0F {
             let count = Int(marker & 0x0F)
-            guard count == utf8.count, count <= self.offsetTableOffset &- offset &- 1 else { return false }
+            guard count == utf8.count, count <= self.layout.offsetTableOffset &- offset &- 1 else { return false }
             // Keys are short: a byte loop beats a call.
             var position = 0
             while position < count {
@@ -318,8 +313,8 @@ package final class InPlaceBinaryPropertyList {
         Int(
             truncatingIfNeeded: ObjectHeader.bigEndian(
                 self.bytes,
-                at: self.offsetTableOffset &+ index &* self.offsetSize,
-                width: self.offsetSize
+                at: self.layout.offsetTableOffset &+ index &* self.layout.offsetSize,
+                width: self.layout.offsetSize
             )
         )
     }
@@ -327,7 +322,7 @@ package final class InPlaceBinaryPropertyList {
     /// The object reference at a byte offset inside a container the header check bounded.
     @inline(__always)
     private func reference(at offset: Int) -> Int {
-        Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.bytes, at: offset, width: self.referenceSize))
+        Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.bytes, at: offset, width: self.layout.referenceSize))
     }
 
     @inline(__always)
