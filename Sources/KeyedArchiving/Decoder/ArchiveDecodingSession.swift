@@ -45,13 +45,10 @@ internal final class ArchiveDecodingSession {
     // exclusivity checks, which cost more than the work. No access to them overlaps another.
 
     /// Class descriptions by the UID of their class dictionary; the first few in a list, as
-    /// archives use few classes and a short scan beats hashing.
-    ///
-    /// The lists of plain values live in buffers the session allocates and frees itself: reading an
-    /// array stored in a class retains its buffer for the call, which costs more than the lookup.
-    private let recentClassUIDs = UnsafeMutablePointer<UInt64>.allocate(capacity: recentLimit)
-    private let recentClassKinds = UnsafeMutablePointer<DecodedClassInfo.Kind>.allocate(capacity: recentLimit)
-    @exclusivity(unchecked) private var recentClassCount = 0
+    /// archives use few classes and a short scan beats hashing; their kinds beside them, so that
+    /// asking for a kind hands out no reference.
+    @exclusivity(unchecked) private var recentClassUIDs: [UInt64] = []
+    @exclusivity(unchecked) private var recentClassKinds: [DecodedClassInfo.Kind] = []
     @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo] = []
     /// The object index of the last `$class` key string found, or -1.
     @exclusivity(unchecked) private var classKeyObject = -1
@@ -60,13 +57,12 @@ internal final class ArchiveDecodingSession {
     @exclusivity(unchecked) private var lastClassUID = UID(0)
     @exclusivity(unchecked) private var moreClasses: [UInt64: DecodedClassInfo] = [:]
     /// What the decoder needs to know about each type it met, in the same arrangement.
-    private let recentTypes = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: recentLimit)
-    private let recentTypeInfos = UnsafeMutablePointer<DecodedTypeInfo>.allocate(capacity: recentLimit)
-    @exclusivity(unchecked) private var recentTypeCount = 0
+    @exclusivity(unchecked) private var recentTypes: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var recentTypeInfos: [DecodedTypeInfo] = []
     @exclusivity(unchecked) private var moreTypes: [ObjectIdentifier: DecodedTypeInfo] = [:]
     /// For each object being decoded, its position among them (1 for the outermost), else 0;
     /// indexed by UID, allocated on first use. The positions give the path of a cycle.
-    @exclusivity(unchecked) private var inProgress: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
+    @exclusivity(unchecked) private var inProgress: [UInt32] = []
     /// How many objects are being decoded.
     @exclusivity(unchecked) private var activeCount: UInt32 = 0
     /// Class instances already decoded, by UID.
@@ -120,8 +116,7 @@ internal final class ArchiveDecodingSession {
         checking plist: InPlaceBinaryPropertyList,
         options: KeyedArchiveDecoder.Options
     ) throws(KeyedArchiveError) {
-        // Checked before the session exists: the stored properties' initial values allocate
-        // buffers that only `deinit` frees, and a throwing initializer would leak them.
+        // Checked before the session exists, so that every session holds a valid archive.
         try self.init(plist: plist, tables: Self.tables(of: plist), options: options)
     }
 
@@ -138,15 +133,6 @@ internal final class ArchiveDecodingSession {
         self.maximumDepth = options.limits.maximumDepth
         self.limits = options.limits
         self.decodedSizeBudget = max(0, options.limits.decodedSizeAllowance)
-    }
-
-    deinit {
-        // The tables hold plain values: freeing them is all their cleanup.
-        self.recentClassUIDs.deallocate()
-        self.recentClassKinds.deallocate()
-        self.recentTypes.deallocate()
-        self.recentTypeInfos.deallocate()
-        self.inProgress.deallocate()
     }
 
     /// Decodes the value of a `$top` entry: the object a UID refers to, or a scalar stored inline.
@@ -248,12 +234,7 @@ internal final class ArchiveDecodingSession {
     /// The position of a class among the recent ones.
     @inline(__always)
     private func recentClassIndex(_ classUID: UID) -> Int? {
-        var index = 0
-        while index < self.recentClassCount {
-            if self.recentClassUIDs[index] == classUID.rawValue { return index }
-            index &+= 1
-        }
-        return nil
+        self.recentClassUIDs.firstIndex(of: classUID.rawValue)
     }
 
     /// The class of an object dictionary.
@@ -299,11 +280,10 @@ internal final class ArchiveDecodingSession {
             throw Self.malformed(error)
         }
         let info = DecodedClassInfo(try ArchivedClass(propertyList: classObject, uid: classUID))
-        if self.recentClassCount < Self.recentLimit {
-            (self.recentClassUIDs + self.recentClassCount).initialize(to: classUID.rawValue)
-            (self.recentClassKinds + self.recentClassCount).initialize(to: info.kind)
+        if self.recentClassUIDs.count < Self.recentLimit {
+            self.recentClassUIDs.append(classUID.rawValue)
+            self.recentClassKinds.append(info.kind)
             self.recentClasses.append(info)
-            self.recentClassCount += 1
         } else {
             self.moreClasses[classUID.rawValue] = info
         }
@@ -345,10 +325,8 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func typeInfo<T: Decodable>(_ type: T.Type) -> DecodedTypeInfo {
         let identifier = ObjectIdentifier(type)
-        var index = 0
-        while index < self.recentTypeCount {
-            if self.recentTypes[index] == identifier { return self.recentTypeInfos[index] }
-            index &+= 1
+        if let index = self.recentTypes.firstIndex(of: identifier) {
+            return self.recentTypeInfos[index]
         }
         return self.addTypeInfo(type)
     }
@@ -357,10 +335,9 @@ internal final class ArchiveDecodingSession {
         let identifier = ObjectIdentifier(type)
         if let known = self.moreTypes[identifier] { return known }
         let info = DecodedTypeInfo(type)
-        if self.recentTypeCount < Self.recentLimit {
-            (self.recentTypes + self.recentTypeCount).initialize(to: identifier)
-            (self.recentTypeInfos + self.recentTypeCount).initialize(to: info)
-            self.recentTypeCount += 1
+        if self.recentTypes.count < Self.recentLimit {
+            self.recentTypes.append(identifier)
+            self.recentTypeInfos.append(info)
         } else {
             self.moreTypes[identifier] = info
         }
@@ -378,8 +355,7 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func begin(_ uid: UID) {
         if self.inProgress.isEmpty {
-            self.inProgress = .allocate(capacity: self.objectCount)
-            self.inProgress.initialize(repeating: 0)
+            self.inProgress = Array(repeating: 0, count: self.objectCount)
         }
         // Nesting is bounded by the depth limit, far below `UInt32.max`.
         self.activeCount &+= 1
