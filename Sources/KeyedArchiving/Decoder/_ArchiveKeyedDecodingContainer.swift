@@ -52,33 +52,39 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        if let value = self.storage.quickBool(forKey: key.stringValue) { return value }
-        return try self.storage.decode(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickBool(at: reference) { return value }
+        return try self.storage.decode(type, forKey: key, reference: reference)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        if let value = self.storage.quickBool(forKey: key.stringValue) { return value }
-        return try self.storage.decodeIfPresent(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickBool(at: reference) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key, reference: reference)
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        if let value = self.storage.quickString(forKey: key.stringValue) { return value }
-        return try self.storage.decode(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickString(at: reference) { return value }
+        return try self.storage.decode(type, forKey: key, reference: reference)
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        if let value = self.storage.quickString(forKey: key.stringValue) { return value }
-        return try self.storage.decodeIfPresent(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickString(at: reference) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key, reference: reference)
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        if let value = self.storage.quickDouble(forKey: key.stringValue) { return value }
-        return try self.storage.decode(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickDouble(at: reference) { return value }
+        return try self.storage.decode(type, forKey: key, reference: reference)
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        if let value = self.storage.quickDouble(forKey: key.stringValue) { return value }
-        return try self.storage.decodeIfPresent(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickDouble(at: reference) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key, reference: reference)
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
@@ -90,13 +96,15 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        if let value = self.storage.quickInt(forKey: key.stringValue) { return value }
-        return try self.storage.decode(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickInt(at: reference) { return value }
+        return try self.storage.decode(type, forKey: key, reference: reference)
     }
 
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        if let value = self.storage.quickInt(forKey: key.stringValue) { return value }
-        return try self.storage.decodeIfPresent(type, forKey: key)
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickInt(at: reference) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key, reference: reference)
     }
 
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
@@ -277,15 +285,14 @@ private final class ArchiveKeyedDecodingStorage {
         }
     }
 
-    // The quick forms below read the commonest shapes, a UID of a string object and an inline
-    // number or Boolean, and return `nil` for anything else, absent keys and faults included, which
-    // the general path then decodes or reports.
+    // The quick forms below read the commonest shapes at a key's reference, a UID of a string
+    // object and an inline number or Boolean, and return `nil` for anything else, faults included,
+    // which the general path then decodes or reports from the same reference.
 
     /// The string at a key, when it is the UID of a string object.
     @inline(__always)
-    func quickString(forKey name: String) -> String? {
-        guard let reference = self.reference(forKey: name),
-            case .uid(let uid)? = try? self.session.read(reference), uid.rawValue != 0,
+    func quickString(at reference: Int) -> String? {
+        guard case .uid(let uid)? = try? self.session.read(reference), uid.rawValue != 0,
             case .string(let region)? = try? self.session.object(at: uid)
         else { return nil }
         return try? self.session.string(region)
@@ -293,26 +300,22 @@ private final class ArchiveKeyedDecodingStorage {
 
     /// The real at a key, when it is stored inline as a 64-bit real.
     @inline(__always)
-    func quickDouble(forKey name: String) -> Double? {
-        guard let reference = self.reference(forKey: name), case .real(let value)? = try? self.session.read(reference)
-        else { return nil }
+    func quickDouble(at reference: Int) -> Double? {
+        guard case .real(let value)? = try? self.session.read(reference) else { return nil }
         return value
     }
 
     /// The integer at a key, when it is stored inline and fits.
     @inline(__always)
-    func quickInt(forKey name: String) -> Int? {
-        guard let reference = self.reference(forKey: name),
-            case .integer(let value)? = try? self.session.read(reference)
-        else { return nil }
+    func quickInt(at reference: Int) -> Int? {
+        guard case .integer(let value)? = try? self.session.read(reference) else { return nil }
         return value.exactly(Int.self)
     }
 
     /// The Boolean at a key, when it is stored inline as one.
     @inline(__always)
-    func quickBool(forKey name: String) -> Bool? {
-        guard let reference = self.reference(forKey: name), case .bool(let value)? = try? self.session.read(reference)
-        else { return nil }
+    func quickBool(at reference: Int) -> Bool? {
+        guard case .bool(let value)? = try? self.session.read(reference) else { return nil }
         return value
     }
 
@@ -369,7 +372,13 @@ private final class ArchiveKeyedDecodingStorage {
 
     @inline(__always)
     func decode<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T {
-        guard let reference = self.reference(forKey: key.stringValue) else {
+        try self.decode(type, forKey: key, reference: self.reference(forKey: key.stringValue))
+    }
+
+    /// Decodes the value at `reference`, the key's as ``reference(forKey:)`` found it.
+    @inline(__always)
+    func decode<T: Decodable>(_ type: T.Type, forKey key: some CodingKey, reference: Int?) throws -> T {
+        guard let reference else {
             throw self.decoder.keyNotFound(key, in: self.uid, at: self.codingPathNode)
         }
         let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
@@ -378,7 +387,13 @@ private final class ArchiveKeyedDecodingStorage {
 
     @inline(__always)
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T? {
-        guard let reference = self.reference(forKey: key.stringValue) else { return nil }
+        try self.decodeIfPresent(type, forKey: key, reference: self.reference(forKey: key.stringValue))
+    }
+
+    /// Decodes the value at `reference`, the key's as ``reference(forKey:)`` found it, if any.
+    @inline(__always)
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: some CodingKey, reference: Int?) throws -> T? {
+        guard let reference else { return nil }
         let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
         let stored = try self.stored(at: reference, at: position)
         guard case .uid(let uid) = stored else {
