@@ -99,6 +99,41 @@ import Testing
         #expect(!isString(9, "name"), "an index beyond the objects")
     }
 
+    @Test func findsKeysByStaticAndDynamicStringsAlike() throws {
+        let long = "a key longer than fifteen bytes"
+        let bytes = BinaryPropertyListAssembler.assemble(
+            [
+                [0xD3, 1, 2, 3, 4, 4, 4],  // ["NS.time": 4, "é": 4, long: 4]
+                [0x57] + Array("NS.time".utf8),
+                [0x61, 0x00, 0xE9],  // "é" in UTF-16
+                [0x5F, 0x10, UInt8(long.utf8.count)] + Array(long.utf8),
+                [0x10, 0x04],
+            ],
+            top: 0
+        )
+        let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+        guard case .dictionary(let dictionary) = try plist.value(at: 0) else {
+            Issue.record("the top object is not a dictionary")
+            return
+        }
+        let reader = plist.reader
+        #expect(reader.position(ofKey: "NS.time" as StaticString, in: dictionary) == 0)
+        #expect(reader.position(ofKey: "é" as StaticString, in: dictionary) == 1)
+        #expect(reader.position(ofKey: "a key longer than fifteen bytes" as StaticString, in: dictionary) == 2)
+        #expect(reader.position(ofKey: "NS.tim" as StaticString, in: dictionary) == nil)
+        for key in ["NS.time", "é", long, "NS.tim", ""] {
+            #expect(reader.position(ofKey: key, in: dictionary) == plist.position(ofKey: key, in: dictionary), "\(key)")
+        }
+        // The reader reads what the list reads, and reports the same faults.
+        func read(_ body: () throws -> InPlaceValue) -> String {
+            do { return "\(try body())" } catch { return "error \((error as? PropertyListError)?.code as Any)" }
+        }
+        for index in 0..<6 {
+            #expect(read { try reader.value(at: index) } == read { try plist.value(at: index) }, "object \(index)")
+        }
+        #expect(read { try reader.value(at: 5) }.hasPrefix("error"))
+    }
+
     @Test func droppingTheFirstCharacterOfAnEscapedKey() throws {
         let bytes = BinaryPropertyListAssembler.assemble(
             [[0x53] + Array("$$b".utf8), [0x62, 0x00, 0x24, 0x00, 0xE9]],  // "$$b", then "$é" in UTF-16

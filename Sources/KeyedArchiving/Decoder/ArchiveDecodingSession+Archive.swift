@@ -90,7 +90,7 @@ extension ArchiveDecodingSession {
         var sizes: [Int: Int] = [:]
         var size = 0
         for position in 0..<self.objectTable.count {
-            let index = self.plist.element(of: self.objectTable, at: position)
+            let index = self.reader.element(of: self.objectTable, at: position)
             size = min(size &+ self.decodedSize(of: index, depth: 0, sizes: &sizes), Int.max / 4)
         }
         return size
@@ -102,25 +102,25 @@ extension ArchiveDecodingSession {
     private func decodedSize(of index: Int, depth: Int, sizes: inout [Int: Int]) -> Int {
         let unit = PropertyListLimits.decodedValueSize
         if let known = sizes[index] { return known }
-        guard depth <= self.maximumDepth, let value = try? self.plist.value(at: index) else { return unit }
+        guard depth <= self.maximumDepth, let value = try? self.reader.value(at: index) else { return unit }
         var size = unit
         switch value {
-        case .string(let region): size = unit &+ self.plist.storedLength(of: region)
+        case .string(let region): size = unit &+ self.reader.storedLength(of: region)
         case .data(let region): size = unit &+ region.count
         case .array(let region):
             for position in 0..<region.count {
-                let element = self.plist.element(of: region, at: position)
+                let element = self.reader.element(of: region, at: position)
                 size = min(size &+ self.decodedSize(of: element, depth: depth + 1, sizes: &sizes), Int.max / 4)
             }
         case .dictionary(let region):
             for position in 0..<region.count {
                 let key = self.decodedSize(
-                    of: self.plist.key(of: region, at: position),
+                    of: self.reader.key(of: region, at: position),
                     depth: depth + 1,
                     sizes: &sizes
                 )
                 let value = self.decodedSize(
-                    of: self.plist.value(of: region, at: position),
+                    of: self.reader.value(of: region, at: position),
                     depth: depth + 1,
                     sizes: &sizes
                 )

@@ -26,6 +26,8 @@ import Foundation
 internal final class ArchiveDecodingSession {
     /// The archive's property list, read in place.
     let plist: InPlaceBinaryPropertyList
+    /// The objects of ``plist``, read without reference counting; valid while ``plist`` is.
+    let reader: InPlaceReader
     /// `$objects`: the object table, an array of references.
     let objectTable: InPlaceRegion
     /// `$top`: the top-level keys and their values.
@@ -126,6 +128,7 @@ internal final class ArchiveDecodingSession {
         options: KeyedArchiveDecoder.Options
     ) {
         self.plist = plist
+        self.reader = plist.reader
         self.objectTable = tables.objects
         self.topTable = tables.top
         self.nullObject = tables.null
@@ -151,22 +154,22 @@ internal final class ArchiveDecodingSession {
     func topKeys() throws(KeyedArchiveError) -> [String] {
         var keys: [String] = []
         for position in 0..<self.topTable.count {
-            keys.append(try self.string(atObject: self.plist.key(of: self.topTable, at: position)))
+            keys.append(try self.string(atObject: self.reader.key(of: self.topTable, at: position)))
         }
         return keys
     }
 
     /// The value stored under a `$top` key, if there is one.
     func topValue(forKey key: String) throws(KeyedArchiveError) -> InPlaceValue? {
-        guard let position = self.plist.position(ofKey: key, in: self.topTable) else { return nil }
-        return try self.read(self.plist.value(of: self.topTable, at: position))
+        guard let position = self.reader.position(ofKey: key, in: self.topTable) else { return nil }
+        return try self.read(self.reader.value(of: self.topTable, at: position))
     }
 
     /// The value of the root object: under `root`, or under the only top-level key.
     /// - Throws: `DecodingError.keyNotFound` if there is neither.
     func rootValue() throws -> InPlaceValue {
         if let root = try self.topValue(forKey: "root") { return root }
-        if self.topTable.count == 1 { return try self.read(self.plist.value(of: self.topTable, at: 0)) }
+        if self.topTable.count == 1 { return try self.read(self.reader.value(of: self.topTable, at: 0)) }
         throw DecodingError.archiveMissingTopKey("root", available: try self.topKeys())
     }
 
@@ -176,7 +179,7 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func read(_ index: Int) throws(KeyedArchiveError) -> InPlaceValue {
         do {
-            return try self.plist.value(at: index)
+            return try self.reader.value(at: index)
         } catch {
             throw Self.malformed(error)
         }
@@ -186,13 +189,14 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func object(at uid: UID) throws(KeyedArchiveError) -> InPlaceValue? {
         guard uid.rawValue < UInt64(self.objectTable.count) else { return nil }
-        return try self.read(self.plist.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue)))
+        return try self.read(self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue)))
     }
 
     /// The string of a string region.
     @inline(__always)
     func string(_ region: InPlaceRegion) throws(KeyedArchiveError) -> String {
         do {
+            if let string = try self.reader.shortString(region) { return string }
             return try self.plist.string(region)
         } catch {
             throw Self.malformed(error)
@@ -209,9 +213,9 @@ internal final class ArchiveDecodingSession {
 
     /// The value under a key of a dictionary, if it has the key.
     @inline(__always)
-    func value(forKey key: String, in dictionary: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
-        guard let position = self.plist.position(ofKey: key, in: dictionary) else { return nil }
-        return try self.read(self.plist.value(of: dictionary, at: position))
+    func value(forKey key: StaticString, in dictionary: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
+        guard let position = self.reader.position(ofKey: key, in: dictionary) else { return nil }
+        return try self.read(self.reader.value(of: dictionary, at: position))
     }
 
     /// The error for an object of the property list that is not valid.
@@ -274,7 +278,7 @@ internal final class ArchiveDecodingSession {
         let classObject: PropertyListValue
         do {
             // A class dictionary holds `$classname`, and arrays of names in `$classes` and `$classhints`.
-            let index = self.plist.element(of: self.objectTable, at: Int(truncatingIfNeeded: classUID.rawValue))
+            let index = self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: classUID.rawValue))
             classObject = try self.plist.propertyList(at: index, depth: 2)
         } catch {
             throw Self.malformed(error)
@@ -303,8 +307,8 @@ internal final class ArchiveDecodingSession {
             var position = object.count
             while position > 0 {
                 position &-= 1
-                if self.plist.key(of: object, at: position) == known {
-                    return try self.read(self.plist.value(of: object, at: position))
+                if self.reader.key(of: object, at: position) == known {
+                    return try self.read(self.reader.value(of: object, at: position))
                 }
             }
         }
@@ -312,13 +316,15 @@ internal final class ArchiveDecodingSession {
             var position = object.count
             while position > 0 {
                 position &-= 1
-                if self.plist.isString(self.plist.key(of: object, at: position), equalTo: classKey) { return position }
+                if self.reader.isString(self.reader.key(of: object, at: position), equalTo: classKey) {
+                    return position
+                }
             }
             return nil
         }
         guard let found else { return nil }
-        self.classKeyObject = self.plist.key(of: object, at: found)
-        return try self.read(self.plist.value(of: object, at: found))
+        self.classKeyObject = self.reader.key(of: object, at: found)
+        return try self.read(self.reader.value(of: object, at: found))
     }
 
     /// What the decoder needs to know about a type that decodes itself.

@@ -39,8 +39,8 @@ internal struct ArchiveElements {
 
     /// The object reference of the element at `index`, which must be below ``count``.
     @inline(__always)
-    func reference(at index: Int, in plist: InPlaceBinaryPropertyList) -> Int {
-        if let array { return plist.element(of: array, at: index) }
+    func reference(at index: Int, in reader: InPlaceReader) -> Int {
+        if let array { return reader.element(of: array, at: index) }
         return self.references[index]
     }
 }
@@ -96,16 +96,16 @@ extension _ArchiveDecoder {
             var references: [Int] = []
             references.reserveCapacity(count)
             for index in 0..<count {
-                guard let found = session.plist.position(ofKey: "NS.object\(index)", in: dictionary) else {
+                guard let found = session.reader.position(ofKey: "NS.object\(index)", in: dictionary) else {
                     throw self.unexpected("an NSCountedSet without NS.object\(index)", object, uid, position)
                 }
-                references.append(session.plist.value(of: dictionary, at: found))
+                references.append(session.reader.value(of: dictionary, at: found))
             }
             return ArchiveElements(references: references)
         case .orderedSet:
             var references: [Int] = []
-            while let found = session.plist.position(ofKey: "NS.object.\(references.count)", in: dictionary) {
-                references.append(session.plist.value(of: dictionary, at: found))
+            while let found = session.reader.position(ofKey: "NS.object.\(references.count)", in: dictionary) {
+                references.append(session.reader.value(of: dictionary, at: found))
             }
             return ArchiveElements(references: references)
         default:
@@ -127,7 +127,7 @@ extension _ArchiveDecoder {
     @inline(__always)
     func storedElement(at index: Int, of elements: ArchiveElements) throws -> InPlaceValue {
         do {
-            return try self.session.read(elements.reference(at: index, in: self.session.plist))
+            return try self.session.read(elements.reference(at: index, in: self.session.reader))
         } catch {
             throw self.corrupted(error, object: nil, uid: self.uid, at: self.elementPosition(index))
         }
@@ -195,7 +195,7 @@ extension _ArchiveDecoder {
     ) throws -> ArchiveDictionaryEntries {
         let (keys, values) = try self.dictionaryPairs(of: dictionary, object: object, uid: uid, at: position)
         var entries = ArchiveDictionaryEntries()
-        let plist = self.session.plist
+        let reader = self.session.reader
         for index in 0..<keys.count {
             let (keyObject, keyUID) = try self.resolve(self.storedElement(at: index, of: keys), at: position)
             let name: String
@@ -211,7 +211,7 @@ extension _ArchiveDecoder {
                     position
                 )
             }
-            entries.set(name, reference: values.reference(at: index, in: plist))
+            entries.set(name, reference: values.reference(at: index, in: reader))
         }
         return entries
     }
@@ -257,19 +257,19 @@ extension _ArchiveDecoder {
         default:
             try self.charge(dictionary.count, object: object, uid: uid, at: position)
             result.reserveCapacity(dictionary.count)
-            let plist = self.session.plist
+            let reader = self.session.reader
             for index in 0..<dictionary.count {
                 let region: InPlaceRegion
                 let archiveKey: String
                 let stored: InPlaceValue
                 do {
-                    guard case .string(let keyRegion) = try self.session.read(plist.key(of: dictionary, at: index))
+                    guard case .string(let keyRegion) = try self.session.read(reader.key(of: dictionary, at: index))
                     else {
                         throw self.unexpected("an object's key is not a string", object, uid, position)
                     }
                     region = keyRegion
                     archiveKey = try self.session.string(region)
-                    stored = try self.session.read(plist.value(of: dictionary, at: index))
+                    stored = try self.session.read(reader.value(of: dictionary, at: index))
                 } catch let error as KeyedArchiveError {
                     throw self.corrupted(error, object: object, uid: uid, at: position)
                 }

@@ -215,7 +215,7 @@ extension _ArchiveDecoder {
     /// The stored value of a field of an object dictionary (a UID, or a value stored inline).
     /// - Throws: `DecodingError.dataCorrupted` if the value is not a valid object.
     func storedField(
-        _ name: String,
+        _ name: StaticString,
         of dictionary: InPlaceRegion,
         uid: UID?,
         at position: ArchiveDecodingPosition
@@ -229,7 +229,7 @@ extension _ArchiveDecoder {
 
     /// The value of a field of an object dictionary, following one UID.
     func field(
-        _ name: String,
+        _ name: StaticString,
         of dictionary: InPlaceRegion,
         uid: UID?,
         at position: ArchiveDecodingPosition

@@ -228,6 +228,8 @@ private final class ArchiveKeyedDecodingStorage {
     let decoder: _ArchiveDecoder
     /// The decoder's session.
     let session: ArchiveDecodingSession
+    /// The session's objects, held here so that reading them costs no reference counting.
+    let reader: InPlaceReader
     /// The object (or inline dictionary) the container reads.
     let object: InPlaceValue
     /// The object's UID; `nil` for an inline dictionary.
@@ -254,6 +256,7 @@ private final class ArchiveKeyedDecodingStorage {
         }
         self.decoder = decoder
         self.session = decoder.session
+        self.reader = decoder.session.reader
         self.object = object
         self.uid = uid
         self.codingPathNode = codingPath
@@ -265,9 +268,9 @@ private final class ArchiveKeyedDecodingStorage {
         case .dictionary(let entries):
             return entries.names
         case .object(let dictionary):
-            let plist = self.session.plist
+            let reader = self.reader
             return (0..<dictionary.count).compactMap { position in
-                guard let key = try? self.session.string(atObject: plist.key(of: dictionary, at: position))
+                guard let key = try? self.session.string(atObject: reader.key(of: dictionary, at: position))
                 else { return nil }
                 return KeyedArchive.unescapedKey(key)
             }
@@ -292,30 +295,34 @@ private final class ArchiveKeyedDecodingStorage {
     /// The string at a key, when it is the UID of a string object.
     @inline(__always)
     func quickString(at reference: Int) -> String? {
-        guard case .uid(let uid)? = try? self.session.read(reference), uid.rawValue != 0,
-            case .string(let region)? = try? self.session.object(at: uid)
+        guard case .uid(let uid)? = try? self.reader.value(at: reference), uid.rawValue != 0,
+            uid.rawValue < UInt64(self.session.objectTable.count),
+            case .string(let region)? = try? self.reader.value(
+                at: self.reader.element(of: self.session.objectTable, at: Int(truncatingIfNeeded: uid.rawValue))
+            )
         else { return nil }
+        if let string = try? self.reader.shortString(region) { return string }
         return try? self.session.string(region)
     }
 
     /// The real at a key, when it is stored inline as a 64-bit real.
     @inline(__always)
     func quickDouble(at reference: Int) -> Double? {
-        guard case .real(let value)? = try? self.session.read(reference) else { return nil }
+        guard case .real(let value)? = try? self.reader.value(at: reference) else { return nil }
         return value
     }
 
     /// The integer at a key, when it is stored inline and fits.
     @inline(__always)
     func quickInt(at reference: Int) -> Int? {
-        guard case .integer(let value)? = try? self.session.read(reference) else { return nil }
+        guard case .integer(let value)? = try? self.reader.value(at: reference) else { return nil }
         return value.exactly(Int.self)
     }
 
     /// The Boolean at a key, when it is stored inline as one.
     @inline(__always)
     func quickBool(at reference: Int) -> Bool? {
-        guard case .bool(let value)? = try? self.session.read(reference) else { return nil }
+        guard case .bool(let value)? = try? self.reader.value(at: reference) else { return nil }
         return value
     }
 
@@ -331,22 +338,22 @@ private final class ArchiveKeyedDecodingStorage {
         var name = name
         let found: Int?? = name.withUTF8 { utf8 in
             if utf8.first == UInt8(ascii: "$") { return .none }
-            let plist = self.session.plist
+            let reader = self.reader
             let count = dictionary.count
             var index = self.cursor
             for _ in 0..<count {
                 if index >= count { index = 0 }
-                if plist.isString(plist.key(of: dictionary, at: index), equalTo: utf8) {
+                if reader.isString(reader.key(of: dictionary, at: index), equalTo: utf8) {
                     self.cursor = index &+ 1
-                    return plist.value(of: dictionary, at: index)
+                    return reader.value(of: dictionary, at: index)
                 }
                 index &+= 1
             }
             return .some(nil)
         }
         if let found { return found }
-        return self.session.plist.position(ofKey: "$" + name, in: dictionary).map {
-            self.session.plist.value(of: dictionary, at: $0)
+        return self.reader.position(ofKey: "$" + name, in: dictionary).map {
+            self.reader.value(of: dictionary, at: $0)
         }
     }
 

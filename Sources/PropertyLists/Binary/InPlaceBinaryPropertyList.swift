@@ -39,13 +39,14 @@ package final class InPlaceBinaryPropertyList {
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The trailer's fields, checked against the input.
     private let layout: BinaryPropertyListLayout
+    /// The objects, read from ``bytes``: valid as long as this list is.
+    package let reader: InPlaceReader
+    /// The state ``reader`` points to, owned by this list.
+    private let readerState: UnsafeMutablePointer<InPlaceReader.State>
 
     // One access at a time, each short: dynamic exclusivity checks would cost more than the work.
     @exclusivity(unchecked) private var strings: [Int: String] = [:]
     @exclusivity(unchecked) private var datas: [Int: Data] = [:]
-
-    /// Strings up to this many ASCII bytes are made directly: that costs no more than a lookup.
-    private static var uncachedStringLength: Int { 15 }
 
     /// Validates `input` as a binary property list and keeps a copy of it.
     /// - Parameters:
@@ -68,9 +69,12 @@ package final class InPlaceBinaryPropertyList {
         self.bytes = bytes
         self.limits = limits
         self.layout = layout
+        self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
+        self.reader = InPlaceReader(state: self.readerState)
     }
 
     deinit {
+        InPlaceReader.freeState(self.readerState)
         UnsafeMutableBufferPointer(mutating: self.bytes).deallocate()
     }
 
@@ -79,151 +83,39 @@ package final class InPlaceBinaryPropertyList {
     /// The object at `index`, read from its marker.
     /// - Throws: ``PropertyListError`` if `index` is not an object, its marker is invalid, it runs
     ///   past the object area, or it is longer than the limits allow.
-    @inline(__always)
     package func value(at index: Int) throws(PropertyListError) -> InPlaceValue {
-        guard index >= 0, index < self.objectCount else { throw self.invalidReference(index) }
-        let offset = self.offset(ofObject: index)
-        if let scalar = self.fixedWidthScalar(at: offset) { return scalar }
-        if let header = ObjectHeader(
-            variableLength: self.bytes,
-            at: offset,
-            end: self.layout.offsetTableOffset,
-            referenceSize: self.layout.referenceSize
-        ) {
-            return try self.value(header, object: index, at: offset)
-        }
-        let header = try ObjectHeader(
-            self.bytes,
-            at: offset,
-            end: self.layout.offsetTableOffset,
-            referenceSize: self.layout.referenceSize
-        )
-        return try self.value(header, object: index, at: offset)
-    }
-
-    /// The UID, integer or real at `offset`, in the widths writers use, read without the general
-    /// header decoding; `nil` for any other object, which the general path then reads and checks.
-    @inline(__always)
-    private func fixedWidthScalar(at offset: Int) -> InPlaceValue? {
-        let marker = self.bytes[offset]
-        let available = self.layout.offsetTableOffset &- offset &- 1
-        switch marker {
-        case 0x80...0x87:
-            let width = Int(marker & 0x0F) &+ 1
-            guard width <= available else { return nil }
-            return .uid(UID(ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: width)))
-        case 0x10, 0x11, 0x12:
-            let width = 1 << Int(marker & 0x0F)
-            guard width <= available else { return nil }
-            return .integer(PropertyListInteger(ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: width)))
-        case 0x13:
-            guard available >= 8 else { return nil }
-            let bits = ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: 8)
-            return .integer(PropertyListInteger(Int64(bitPattern: bits)))
-        case 0x23:
-            guard available >= 8 else { return nil }
-            return .real(Double(bitPattern: ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: 8)))
-        default:
-            return nil
-        }
-    }
-
-    @inline(__always)
-    private func value(_ header: ObjectHeader, object: Int, at offset: Int) throws(PropertyListError) -> InPlaceValue {
-        let region = InPlaceRegion(object: object, payload: header.payload, count: header.count, isUTF16: false)
-        switch header.kind {
-        case .asciiString:
-            try self.check(header.count, limit: self.limits.maximumStringLength, of: "string", at: offset)
-            return .string(region)
-        case .utf16String:
-            try self.check(header.count * 2, limit: self.limits.maximumStringLength, of: "string", at: offset)
-            return .string(
-                InPlaceRegion(object: object, payload: header.payload, count: header.count, isUTF16: true)
-            )
-        case .dictionary:
-            try self.check(header.count, limit: self.limits.maximumCollectionCount, of: "dictionary", at: offset)
-            return .dictionary(region)
-        case .array:
-            try self.check(header.count, limit: self.limits.maximumCollectionCount, of: "array", at: offset)
-            return .array(region)
-        case .data:
-            try self.check(header.count, limit: self.limits.maximumDataLength, of: "data", at: offset)
-            return .data(region)
-        case .bool(let value): return .bool(value)
-        case .integer(let value): return .integer(value)
-        case .real(let value): return .real(value)
-        case .float(let value): return .float(value)
-        case .date(let value): return .date(value)
-        case .uid(let value): return .uid(UID(value))
-        }
+        try self.reader.value(at: index)
     }
 
     /// The object index of the `position`th element of an array; `position` must be below its count.
-    @inline(__always)
     package func element(of array: InPlaceRegion, at position: Int) -> Int {
-        self.reference(at: array.payload &+ position &* self.layout.referenceSize)
+        self.reader.element(of: array, at: position)
     }
 
     /// The object index of the `position`th key of a dictionary; `position` must be below its count.
-    @inline(__always)
     package func key(of dictionary: InPlaceRegion, at position: Int) -> Int {
-        self.reference(at: dictionary.payload &+ position &* self.layout.referenceSize)
+        self.reader.key(of: dictionary, at: position)
     }
 
     /// The object index of the `position`th value of a dictionary; `position` must be below its count.
-    @inline(__always)
     package func value(of dictionary: InPlaceRegion, at position: Int) -> Int {
-        self.reference(at: dictionary.payload &+ (dictionary.count &+ position) &* self.layout.referenceSize)
+        self.reader.value(of: dictionary, at: position)
     }
 
     /// Whether the object at `index` is the string whose UTF-8 bytes are `utf8`.
-    @inline(__always)
     package func isString(_ index: Int, equalTo utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard index >= 0, index < self.objectCount else { return false }
-        let bytes = self.bytes
-        let offset = self.offset(ofObject: index)
-        let marker = bytes[offset]
-        // The common key: ASCII, with its length in the marker.
-        if marker >> 4 == 0x5, marker & 0x0F != 0x0F {
-            let count = Int(marker & 0x0F)
-            guard count == utf8.count, count <= self.layout.offsetTableOffset &- offset &- 1 else { return false }
-            // Keys are short: a byte loop beats a call.
-            var position = 0
-            while position < count {
-                guard bytes[offset &+ 1 &+ position] == utf8[position] else { return false }
-                position &+= 1
-            }
-            return true
-        }
-        return self.isStringSlowly(index, equalTo: utf8)
-    }
-
-    /// ``isString(_:equalTo:)`` for strings in any other form.
-    @inline(never)
-    private func isStringSlowly(_ index: Int, equalTo utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard case .string(let region)? = try? self.value(at: index), let string = try? self.string(region) else {
-            return false
-        }
-        return string.utf8.elementsEqual(utf8)
+        self.reader.isString(index, equalTo: utf8)
     }
 
     /// The position of the first key of a dictionary that is the string `key`, if any.
     package func position(ofKey key: String, in dictionary: InPlaceRegion) -> Int? {
-        var key = key
-        return key.withUTF8 { utf8 in
-            for position in 0..<dictionary.count
-            where self.isString(self.key(of: dictionary, at: position), equalTo: utf8) {
-                return position
-            }
-            return nil
-        }
+        self.reader.position(ofKey: key, in: dictionary)
     }
 
     /// The value under the string key `key` of a dictionary, if it has one.
     /// - Throws: ``PropertyListError`` if the value is not a valid object.
     package func value(forKey key: String, in dictionary: InPlaceRegion) throws(PropertyListError) -> InPlaceValue? {
-        guard let position = self.position(ofKey: key, in: dictionary) else { return nil }
-        return try self.value(at: self.value(of: dictionary, at: position))
+        try self.reader.value(forKey: key, in: dictionary)
     }
 
     // MARK: - Leaves
@@ -232,25 +124,14 @@ package final class InPlaceBinaryPropertyList {
     /// - Throws: ``PropertyListError/Code/invalidString`` if an ASCII string has a byte above 0x7F.
     @inline(__always)
     package func string(_ region: InPlaceRegion) throws(PropertyListError) -> String {
-        if !region.isUTF16, region.count <= Self.uncachedStringLength {
-            return try ObjectHeader.decodeString(
-                self.bytes,
-                range: region.payload..<(region.payload &+ region.count),
-                isUTF16: false
-            )
-        }
+        if let string = try self.reader.shortString(region) { return string }
         return try self.cachedString(region)
     }
 
     @inline(never)
     private func cachedString(_ region: InPlaceRegion) throws(PropertyListError) -> String {
         if let string = self.strings[region.object] { return string }
-        let size = region.isUTF16 ? 2 : 1
-        let string = try ObjectHeader.decodeString(
-            self.bytes,
-            range: region.payload..<(region.payload &+ region.count &* size),
-            isUTF16: region.isUTF16
-        )
+        let string = try self.reader.decodeString(region)
         self.strings[region.object] = string
         return string
     }
@@ -258,14 +139,14 @@ package final class InPlaceBinaryPropertyList {
     /// The bytes a data region holds, made once per object.
     package func data(_ region: InPlaceRegion) -> Data {
         if let data = self.datas[region.object] { return data }
-        let data = Data(UnsafeBufferPointer(rebasing: self.bytes[region.payload..<(region.payload &+ region.count)]))
+        let data = self.reader.makeData(region)
         self.datas[region.object] = data
         return data
     }
 
     /// The number of bytes a string region stores: its UTF-16 code units count twice.
     package func storedLength(of region: InPlaceRegion) -> Int {
-        region.isUTF16 ? region.count &* 2 : region.count
+        self.reader.storedLength(of: region)
     }
 
     /// The value of an object as a tree, for messages and small objects such as class
@@ -304,49 +185,6 @@ package final class InPlaceBinaryPropertyList {
         }
     }
 
-    // MARK: - Offsets and references
-
-    /// The byte offset of the object at `index`, which must be below ``objectCount``; the offset
-    /// table was checked to point inside the object area when the reader was made.
-    @inline(__always)
-    private func offset(ofObject index: Int) -> Int {
-        Int(
-            truncatingIfNeeded: ObjectHeader.bigEndian(
-                self.bytes,
-                at: self.layout.offsetTableOffset &+ index &* self.layout.offsetSize,
-                width: self.layout.offsetSize
-            )
-        )
-    }
-
-    /// The object reference at a byte offset inside a container the header check bounded.
-    @inline(__always)
-    private func reference(at offset: Int) -> Int {
-        Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.bytes, at: offset, width: self.layout.referenceSize))
-    }
-
-    @inline(__always)
-    private func check(_ length: Int, limit: Int, of kind: StaticString, at offset: Int) throws(PropertyListError) {
-        guard length <= limit else { throw Self.lengthExceeded(length, limit: limit, of: kind, at: offset) }
-    }
-
-    @inline(never)
-    private static func lengthExceeded(
-        _ length: Int,
-        limit: Int,
-        of kind: StaticString,
-        at offset: Int
-    ) -> PropertyListError {
-        PropertyListError(.invalidLength, offset: offset, reason: "\(kind) of \(length) exceeds the limit of \(limit)")
-    }
-
-    @inline(never)
-    private func invalidReference(_ index: Int) -> PropertyListError {
-        PropertyListError(
-            .invalidReference,
-            reason: "object reference \(index) is not below the object count \(self.objectCount)"
-        )
-    }
 }
 
 /// Where a string, data value or container lies in the bytes of an ``InPlaceBinaryPropertyList``.
