@@ -296,12 +296,8 @@ private final class ArchiveKeyedDecodingStorage {
     @inline(__always)
     func quickString(at reference: Int) -> String? {
         guard case .uid(let uid)? = try? self.reader.value(at: reference), uid.rawValue != 0,
-            uid.rawValue < UInt64(self.session.objectTable.count),
-            case .string(let region)? = try? self.reader.value(
-                at: self.reader.element(of: self.session.objectTable, at: Int(truncatingIfNeeded: uid.rawValue))
-            )
+            case .string(let region)? = try? self.session.object(at: uid)
         else { return nil }
-        if let string = try? self.reader.shortString(region) { return string }
         return try? self.session.string(region)
     }
 

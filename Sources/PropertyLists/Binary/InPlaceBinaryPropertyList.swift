@@ -30,18 +30,16 @@ package final class InPlaceBinaryPropertyList {
     /// The bounds reading enforces.
     package let limits: PropertyListLimits
     /// The number of objects in the offset table.
-    package var objectCount: Int { self.layout.objectCount }
+    package var objectCount: Int { self.readerState.pointee.layout.objectCount }
     /// The index of the top-level object.
-    package var topObjectIndex: Int { self.layout.topObjectIndex }
+    package var topObjectIndex: Int { self.readerState.pointee.layout.topObjectIndex }
     /// The size of the input in bytes.
-    package var byteCount: Int { self.bytes.count }
+    package var byteCount: Int { self.readerState.pointee.bytes.count }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    /// The trailer's fields, checked against the input.
-    private let layout: BinaryPropertyListLayout
-    /// The objects, read from ``bytes``: valid as long as this list is.
+    /// The objects, read from this list's copy of the bytes: valid as long as this list is.
     package let reader: InPlaceReader
-    /// The state ``reader`` points to, owned by this list.
+    /// The state ``reader`` points to: the copy of the bytes and the trailer's fields, checked
+    /// against them. This list owns both and frees them.
     private let readerState: UnsafeMutablePointer<InPlaceReader.State>
 
     // One access at a time, each short: dynamic exclusivity checks would cost more than the work.
@@ -66,16 +64,15 @@ package final class InPlaceBinaryPropertyList {
             storage.deallocate()
             throw error
         }
-        self.bytes = bytes
         self.limits = limits
-        self.layout = layout
         self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
         self.reader = InPlaceReader(state: self.readerState)
     }
 
     deinit {
+        let bytes = self.readerState.pointee.bytes
         InPlaceReader.freeState(self.readerState)
-        UnsafeMutableBufferPointer(mutating: self.bytes).deallocate()
+        UnsafeMutableBufferPointer(mutating: bytes).deallocate()
     }
 
     // MARK: - Objects
