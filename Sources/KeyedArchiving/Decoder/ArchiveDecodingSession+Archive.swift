@@ -20,40 +20,42 @@ extension ArchiveDecodingSession {
         of plist: InPlaceBinaryPropertyList
     ) throws(KeyedArchiveError) -> (objects: InPlaceRegion, top: InPlaceRegion, null: InPlaceValue) {
         do {
-            let root = try plist.value(at: plist.topObjectIndex)
+            let root = try plist.reader.value(at: plist.topObjectIndex)
             guard case .dictionary(let dictionary) = root else {
                 throw KeyedArchiveError(.notAnArchive, reason: "the top level is a \(root.kindName), not a dictionary")
             }
-            guard let archiver = try plist.value(forKey: "$archiver", in: dictionary) else {
+            guard let archiver = try plist.reader.value(forKey: "$archiver", in: dictionary) else {
                 throw KeyedArchiveError(.notAnArchive, reason: "no $archiver key")
             }
             guard case .string(let name) = archiver, try plist.string(name) == KeyedArchive.archiverName else {
                 let shown = try Self.describe("$archiver", in: dictionary, of: plist)
                 throw KeyedArchiveError(.unsupportedArchiver, reason: "$archiver is \(shown), not NSKeyedArchiver")
             }
-            guard let version = try plist.value(forKey: "$version", in: dictionary) else {
+            guard let version = try plist.reader.value(forKey: "$version", in: dictionary) else {
                 throw KeyedArchiveError(.notAnArchive, reason: "no $version key")
             }
             guard case .integer(let number) = version, number.exactly(Int.self) == KeyedArchive.formatVersion else {
                 let shown = try Self.describe("$version", in: dictionary, of: plist)
                 throw KeyedArchiveError(.unsupportedVersion, reason: "$version is \(shown), not 100000")
             }
-            guard case .array(let objects)? = try plist.value(forKey: "$objects", in: dictionary) else {
+            guard case .array(let objects)? = try plist.reader.value(forKey: "$objects", in: dictionary) else {
                 throw KeyedArchiveError(.invalidObjects, reason: "$objects is missing or not an array")
             }
-            guard objects.count > 0, case .string(let null) = try plist.value(at: plist.element(of: objects, at: 0)),
+            guard objects.count > 0,
+                case .string(let null) = try plist.reader.value(at: plist.reader.element(of: objects, at: 0)),
                 try plist.string(null) == "$null"
             else {
                 throw KeyedArchiveError(.invalidObjects, reason: "$objects does not start with $null")
             }
-            guard case .dictionary(let top)? = try plist.value(forKey: "$top", in: dictionary) else {
+            guard case .dictionary(let top)? = try plist.reader.value(forKey: "$top", in: dictionary) else {
                 throw KeyedArchiveError(.invalidTop, reason: "$top is missing or not a dictionary")
             }
             for position in 0..<top.count {
-                let value = try plist.value(at: plist.value(of: top, at: position))
+                let value = try plist.reader.value(at: plist.reader.value(of: top, at: position))
                 switch value {
                 case .array, .dictionary:
-                    let key = (try? plist.propertyList(at: plist.key(of: top, at: position), depth: 0))?.stringValue
+                    let key = (try? plist.propertyList(at: plist.reader.key(of: top, at: position), depth: 0))?
+                        .stringValue
                     throw KeyedArchiveError(
                         .invalidTop,
                         reason: "$top[\"\(key ?? "?")\"] is a \(value.kindName), not a UID or an inline scalar"
@@ -79,8 +81,8 @@ extension ArchiveDecodingSession {
         in dictionary: InPlaceRegion,
         of plist: InPlaceBinaryPropertyList
     ) throws(PropertyListError) -> String {
-        guard let position = plist.position(ofKey: key, in: dictionary) else { return "absent" }
-        return "\(try plist.propertyList(at: plist.value(of: dictionary, at: position), depth: 4))"
+        guard let position = plist.reader.position(ofKey: key, in: dictionary) else { return "absent" }
+        return "\(try plist.propertyList(at: plist.reader.value(of: dictionary, at: position), depth: 4))"
     }
 
     /// The decoded size (see `PropertyListLimits`) of the archive's own objects, each counted once,

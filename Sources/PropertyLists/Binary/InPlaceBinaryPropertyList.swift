@@ -21,11 +21,11 @@ package import Foundation
 /// object area, so every value handed out is safe to follow; references are checked when they are
 /// followed. What this reader does not do is look at objects nobody asks for, follow containers
 /// on its own, or detect a container that contains itself: a caller that walks containers bounds
-/// its own depth. Strings longer than a short ASCII one and data values are decoded once per
-/// object and then shared.
+/// its own depth. Objects are read through ``reader``; the list itself makes strings longer than a
+/// short ASCII one and data values once per object, and shares them.
 ///
-/// The reader keeps its own copy of the bytes, so the values it returns stay valid for its
-/// lifetime, whatever happens to the caller's buffer.
+/// The list keeps its own copy of the bytes, so the values its reader returns stay valid for the
+/// list's lifetime, whatever happens to the caller's buffer.
 package final class InPlaceBinaryPropertyList {
     /// The bounds reading enforces.
     package let limits: PropertyListLimits
@@ -75,46 +75,6 @@ package final class InPlaceBinaryPropertyList {
         UnsafeMutableBufferPointer(mutating: bytes).deallocate()
     }
 
-    // MARK: - Objects
-
-    /// The object at `index`, read from its marker.
-    /// - Throws: ``PropertyListError`` if `index` is not an object, its marker is invalid, it runs
-    ///   past the object area, or it is longer than the limits allow.
-    package func value(at index: Int) throws(PropertyListError) -> InPlaceValue {
-        try self.reader.value(at: index)
-    }
-
-    /// The object index of the `position`th element of an array; `position` must be below its count.
-    package func element(of array: InPlaceRegion, at position: Int) -> Int {
-        self.reader.element(of: array, at: position)
-    }
-
-    /// The object index of the `position`th key of a dictionary; `position` must be below its count.
-    package func key(of dictionary: InPlaceRegion, at position: Int) -> Int {
-        self.reader.key(of: dictionary, at: position)
-    }
-
-    /// The object index of the `position`th value of a dictionary; `position` must be below its count.
-    package func value(of dictionary: InPlaceRegion, at position: Int) -> Int {
-        self.reader.value(of: dictionary, at: position)
-    }
-
-    /// Whether the object at `index` is the string whose UTF-8 bytes are `utf8`.
-    package func isString(_ index: Int, equalTo utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        self.reader.isString(index, equalTo: utf8)
-    }
-
-    /// The position of the first key of a dictionary that is the string `key`, if any.
-    package func position(ofKey key: String, in dictionary: InPlaceRegion) -> Int? {
-        self.reader.position(ofKey: key, in: dictionary)
-    }
-
-    /// The value under the string key `key` of a dictionary, if it has one.
-    /// - Throws: ``PropertyListError`` if the value is not a valid object.
-    package func value(forKey key: String, in dictionary: InPlaceRegion) throws(PropertyListError) -> InPlaceValue? {
-        try self.reader.value(forKey: key, in: dictionary)
-    }
-
     // MARK: - Leaves
 
     /// The string a string region holds.
@@ -141,16 +101,11 @@ package final class InPlaceBinaryPropertyList {
         return data
     }
 
-    /// The number of bytes a string region stores: its UTF-16 code units count twice.
-    package func storedLength(of region: InPlaceRegion) -> Int {
-        self.reader.storedLength(of: region)
-    }
-
     /// The value of an object as a tree, for messages and small objects such as class
     /// dictionaries: containers nested deeper than `depth` are given empty.
     /// - Throws: ``PropertyListError`` if an object reached is invalid.
     package func propertyList(at index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        switch try self.value(at: index) {
+        switch try self.reader.value(at: index) {
         case .bool(let value): return .bool(value)
         case .integer(let value): return .integer(value)
         case .real(let value): return .real(value)
@@ -164,7 +119,9 @@ package final class InPlaceBinaryPropertyList {
             var elements: [PropertyListValue] = []
             elements.reserveCapacity(min(region.count, 1024))
             for position in 0..<region.count {
-                elements.append(try self.propertyList(at: self.element(of: region, at: position), depth: depth - 1))
+                elements.append(
+                    try self.propertyList(at: self.reader.element(of: region, at: position), depth: depth - 1)
+                )
             }
             return .array(elements)
         case .dictionary(let region):
@@ -172,11 +129,17 @@ package final class InPlaceBinaryPropertyList {
             var dictionary = PropertyListDictionary()
             for position in 0..<region.count {
                 guard
-                    case .string(let key) = try self.propertyList(at: self.key(of: region, at: position), depth: 0)
+                    case .string(let key) = try self.propertyList(
+                        at: self.reader.key(of: region, at: position),
+                        depth: 0
+                    )
                 else {
                     throw PropertyListError(.invalidDictionaryKey, reason: "dictionary key is not a string")
                 }
-                dictionary[key] = try self.propertyList(at: self.value(of: region, at: position), depth: depth - 1)
+                dictionary[key] = try self.propertyList(
+                    at: self.reader.value(of: region, at: position),
+                    depth: depth - 1
+                )
             }
             return .dictionary(dictionary)
         }
