@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CompilerPluginSupport
 import PackageDescription
 
 import class Foundation.ProcessInfo
@@ -20,17 +21,35 @@ let package = Package(
         .library(name: "PropertyLists", targets: ["PropertyLists"]),
         .library(name: "KeyedArchiving", targets: ["KeyedArchiving"]),
         .library(name: "ArchiveStorage", targets: ["ArchiveStorage"]),
+        // Its own product, so that only its users build swift-syntax.
+        .library(name: "KeyedArchivingMacros", targets: ["KeyedArchivingMacros"]),
         .executable(name: "karchive", targets: ["karchive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // The macro plugin only. A range, so that the version an app already resolves is accepted.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         // Libraries, lowest layer first. The core uses the toolchain only.
         .target(name: "PropertyLists"),
         .target(name: "KeyedArchiving", dependencies: ["PropertyLists"]),
         .target(name: "ArchiveStorage", dependencies: ["KeyedArchiving", "PropertyLists"]),
+
+        // `@Archivable` and its attributes: the declarations, and the compiler plugin that expands
+        // them. The runtime support the expansions call lives in KeyedArchiving.
+        .macro(
+            name: "KeyedArchivingMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "KeyedArchivingMacros", dependencies: ["KeyedArchiving", "KeyedArchivingMacrosPlugin"]),
 
         // Command-line tool: argument parsing and printing only; format logic lives in the libraries.
         .executableTarget(
@@ -64,6 +83,19 @@ let package = Package(
         .testTarget(
             name: "KeyedArchivingTests",
             dependencies: ["KeyedArchiving", "TestSupport"]
+        ),
+        // The expansions and diagnostics of the macros, as source text.
+        .testTarget(
+            name: "KeyedArchivingMacrosPluginTests",
+            dependencies: [
+                "KeyedArchivingMacrosPlugin",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        // What `@Archivable` types do: with every coder, across an app's history, with Foundation.
+        .testTarget(
+            name: "ArchivableTests",
+            dependencies: ["KeyedArchivingMacros", "KeyedArchiving", "ArchiveStorage", "PropertyLists", "TestSupport"]
         ),
         // A second process for the storage tests: crash, lock and preferences scenarios.
         .executableTarget(

@@ -68,6 +68,8 @@ extension KeyedArchiveError {
             case decodedSizeLimitExceeded
             case classNotAllowed
             case classMismatch
+            case typeVersionTooNew
+            case typeVersionTooOld
         }
 
         private let base: Base
@@ -109,6 +111,11 @@ extension KeyedArchiveError {
         public static let classNotAllowed = Code(.classNotAllowed)
         /// An object's class is not one the type being decoded declares with ``ArchivedClassNaming``.
         public static let classMismatch = Code(.classMismatch)
+        /// A value was stored by a newer version of its type than the one decoding it (see
+        /// ``ArchiveVersioned``); nothing of it is decoded.
+        public static let typeVersionTooNew = Code(.typeVersionTooNew)
+        /// A value was stored by a version of its type older than any the type still reads.
+        public static let typeVersionTooOld = Code(.typeVersionTooOld)
 
         /// The code's name, such as `invalidReference`.
         public var description: String { self.base.rawValue }

@@ -75,6 +75,8 @@ internal final class ArchiveDecodingSession {
     /// The decoded size allowed: the limits' allowance until it is reached, then the full budget.
     @exclusivity(unchecked) private(set) var decodedSizeBudget: Int
     @exclusivity(unchecked) private var hasFullBudget = false
+    /// The archive read whole, once an object's unknown fields need it.
+    @exclusivity(unchecked) var wholeArchiveCache: KeyedArchive?
 
     /// How many classes and types the short lists hold.
     private static var recentLimit: Int { 16 }

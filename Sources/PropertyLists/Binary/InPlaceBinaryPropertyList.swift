@@ -36,6 +36,9 @@ package final class InPlaceBinaryPropertyList {
     /// The size of the input in bytes.
     package var byteCount: Int { self.readerState.pointee.bytes.count }
 
+    /// A copy of the whole input, for reading it again another way.
+    package var bytes: [UInt8] { Array(self.readerState.pointee.bytes) }
+
     /// The objects, read from this list's copy of the bytes: valid as long as this list is.
     package let reader: InPlaceReader
     /// The state ``reader`` points to: the copy of the bytes and the trailer's fields, checked

@@ -1,0 +1,259 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+import Android
+#endif
+
+/// The evolution rules of `@Archivable`: what its generated conformances call, and what a
+/// hand-written `Codable` conformance can call to follow the same rules.
+///
+/// Every function works with any `Decoder` or `Encoder`: this package's, `JSONDecoder`,
+/// `PropertyListDecoder` or another.
+public enum ArchiveEvolution {
+    // MARK: Properties
+
+    /// Decodes a property that has an initial value: leaves `value` as it is when the key is
+    /// absent or holds null (`$null`, `NSNull`, JSON `null`), else decodes it.
+    /// - Throws: `DecodingError` when the stored value does not decode as `T`.
+    @inlinable
+    public static func decodeIfPresent<T: Decodable, Key: CodingKey>(
+        into value: inout T,
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key
+    ) throws {
+        if let decoded = try container.decodeIfPresent(T.self, forKey: key) { value = decoded }
+    }
+
+    /// Decodes an optional property whose initial value is not `nil`: leaves `value` as it is when
+    /// the key is absent, sets it to `nil` when the key holds null, else decodes it.
+    /// - Throws: `DecodingError` when the stored value does not decode as `T`.
+    @inlinable
+    public static func decodeOptional<T: Decodable, Key: CodingKey>(
+        into value: inout T?,
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key
+    ) throws {
+        guard container.contains(key) else { return }
+        value = try container.decodeNil(forKey: key) ? nil : container.decode(T.self, forKey: key)
+    }
+
+    /// Encodes an optional property whose initial value is not `nil`: a `nil` is written as an
+    /// explicit null, so that decoding gives `nil` back rather than the initial value.
+    @inlinable
+    public static func encodeOptional<T: Encodable, Key: CodingKey>(
+        _ value: T?,
+        to container: inout KeyedEncodingContainer<Key>,
+        forKey key: Key
+    ) throws {
+        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
+    }
+
+    /// The first of a property's keys that the container holds, or the first key when it holds none
+    /// (so that a missing value is reported under the current key).
+    /// - Parameter keys: The current key, then the former ones; not empty.
+    @inlinable
+    public static func firstPresentKey<Key: CodingKey>(of keys: [Key], in container: KeyedDecodingContainer<Key>) -> Key {
+        for key in keys where container.contains(key) { return key }
+        return keys[0]
+    }
+
+    // MARK: Fallbacks
+
+    /// Reports that a property marked `@ArchiveFallback` keeps its initial value because its
+    /// stored value failed to decode with `error`.
+    ///
+    /// Errors that mean the whole input is hostile or broken are not fallen back from: exceeding
+    /// a limit of `PropertyListLimits` (depth, decoded size) and a malformed archive are rethrown.
+    /// - Throws: `error`, when it is not one to fall back from.
+    public static func recordFallback(
+        from error: any Error,
+        decoding type: Any.Type,
+        key: String,
+        codingPath: [any CodingKey],
+        decoder: any Decoder
+    ) throws {
+        if Self.isFatal(error) { throw error }
+        Self.report(
+            ArchiveFallback(
+                kind: .initialValue,
+                typeName: String(describing: type),
+                key: key,
+                codingPath: codingPath.map(Self.pathComponent),
+                error: error
+            ),
+            userInfo: decoder.userInfo
+        )
+    }
+
+    /// Reports that an enum decoded a stored case or raw value it does not know as its case marked
+    /// `@ArchiveUnknownCase`.
+    /// - Parameter stored: The stored case name or raw value, as text.
+    public static func recordUnknownCase(_ stored: String, decoding type: Any.Type, decoder: any Decoder) {
+        Self.report(
+            ArchiveFallback(
+                kind: .unknownCase,
+                typeName: String(describing: type),
+                key: stored,
+                codingPath: decoder.codingPath.map(Self.pathComponent)
+            ),
+            userInfo: decoder.userInfo
+        )
+    }
+
+    /// The case names stored in an enum's keyed container, for reporting an unknown one.
+    public static func storedCaseNames(in decoder: any Decoder) -> String {
+        guard let container = try? decoder.container(keyedBy: ArchiveEvolutionKey.self) else { return "?" }
+        let names = container.allKeys.map(\.stringValue)
+        return names.isEmpty ? "(none)" : names.joined(separator: ", ")
+    }
+
+    // MARK: Versions
+
+    /// The version a value was stored with: the integer under `key`; when it is absent, the root
+    /// version passed in `userInfo` under `CodingUserInfoKey.archiveRootVersion` for the root
+    /// value, else `Value.unversionedArchiveVersion`.
+    /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
+    ///   `Value.archiveVersion` (its underlying error has the code
+    ///   ``KeyedArchiveError/Code/typeVersionTooNew``), or is not an integer.
+    public static func decodeVersion<Value: ArchiveVersioned, Key: CodingKey>(
+        of type: Value.Type,
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key,
+        decoder: any Decoder
+    ) throws -> Int {
+        let version: Int
+        if let stored = try container.decodeIfPresent(Int.self, forKey: key) {
+            version = stored
+        } else if decoder.codingPath.isEmpty, let root = decoder.userInfo[.archiveRootVersion] as? Int {
+            version = root
+        } else {
+            version = Value.unversionedArchiveVersion
+        }
+        guard version <= Value.archiveVersion else {
+            let error = KeyedArchiveError(
+                .typeVersionTooNew,
+                reason: "\(Value.self) version \(version) is newer than version \(Value.archiveVersion), which this code reads"
+            )
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath + [key],
+                    debugDescription: error.reason,
+                    underlyingError: error
+                )
+            )
+        }
+        return version
+    }
+
+    /// Writes `Value.archiveVersion` under `key` when it differs from
+    /// `Value.unversionedArchiveVersion`.
+    public static func encodeVersion<Value: ArchiveVersioned, Key: CodingKey>(
+        of type: Value.Type,
+        to container: inout KeyedEncodingContainer<Key>,
+        forKey key: Key
+    ) throws {
+        guard Value.archiveVersion != Value.unversionedArchiveVersion else { return }
+        try container.encode(Value.archiveVersion, forKey: key)
+    }
+
+    /// Decodes a value stored by an older version: decodes `Value.PreviousArchiveVersion` from the
+    /// same decoder (which migrates older data still), then converts it.
+    /// - Throws: `DecodingError`; an error thrown by `init(migratingFrom:)` is wrapped in
+    ///   `DecodingError.dataCorrupted` at the value's coding path.
+    public static func migrate<Value: ArchiveMigrating>(_ type: Value.Type, from decoder: any Decoder) throws -> Value {
+        let previous = try Value.PreviousArchiveVersion(from: decoder)
+        do {
+            return try Value(migratingFrom: previous)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "migrating \(Value.PreviousArchiveVersion.self) to \(Value.self) failed",
+                    underlyingError: error
+                )
+            )
+        }
+    }
+
+    /// Throws the error for a value stored with a version older than any `Value` reads: one that
+    /// is not `ArchiveMigrating`, or whose oldest previous version is newer than the data.
+    public static func versionTooOld<Value: ArchiveVersioned>(
+        _ version: Int,
+        of type: Value.Type,
+        decoder: any Decoder
+    ) -> DecodingError {
+        let error = KeyedArchiveError(
+            .typeVersionTooOld,
+            reason: "\(Value.self) version \(version) is older than any version this code reads"
+        )
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.reason, underlyingError: error)
+        )
+    }
+
+    // MARK: Reporting
+
+    private static let warned = Locked<Set<String>>([])
+
+    private static func report(_ fallback: ArchiveFallback, userInfo: [CodingUserInfoKey: Any]) {
+        if let recorder = userInfo[.archiveFallbackRecorder] as? ArchiveFallbackRecorder {
+            recorder.record(fallback)
+            return
+        }
+        // No recorder: warn once per type and key, so that a fallback is never silent.
+        let identity = "\(fallback.kind) \(fallback.typeName) \(fallback.key)"
+        guard Self.warned.withLock({ $0.insert(identity).inserted }) else { return }
+        let line = "warning: KeyedArchiving: \(fallback) [no ArchiveFallbackRecorder in userInfo]\n"
+        var bytes = Array(line.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    private static func isFatal(_ error: any Error) -> Bool {
+        let underlying: (any Error)?
+        switch error {
+        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
+            DecodingError.valueNotFound(_, let context), DecodingError.keyNotFound(_, let context):
+            underlying = context.underlyingError
+        default:
+            underlying = error
+        }
+        guard let archiveError = underlying as? KeyedArchiveError else { return false }
+        switch archiveError.code {
+        case .depthLimitExceeded, .decodedSizeLimitExceeded, .outputLimitExceeded, .malformedPropertyList,
+            .cyclicReference, .typeVersionTooNew:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func pathComponent(_ key: any CodingKey) -> String {
+        key.intValue.map(String.init) ?? key.stringValue
+    }
+}
+
+/// Any string key, for reading the keys a container holds.
+internal struct ArchiveEvolutionKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) { self.stringValue = stringValue }
+
+    init?(intValue: Int) { nil }
+}

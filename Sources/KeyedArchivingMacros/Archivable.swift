@@ -1,0 +1,94 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// The generated code names KeyedArchiving's types fully; importing this module is enough to use it.
+@_exported public import KeyedArchiving
+
+/// Generates a `Codable` conformance that lets stored values outlive changes to the type.
+///
+/// With no attribute and no initial value in play, the conformance reads and writes exactly what
+/// the synthesized one would, with every coder. On top of that:
+///
+/// - A `var` with an initial value decodes to it when its key is absent or holds null.
+/// - ``ArchiveKey(_:_:)`` renames a property and keeps reading its former keys.
+/// - ``ArchiveIgnored()`` leaves a property out; ``ArchiveFallback()`` falls back to its initial
+///   value when the stored one does not decode, and reports it.
+/// - A stored property of type `ArchiveUnknownFields` keeps the keys the type does not know and
+///   writes them back.
+/// - ``ArchiveUnknownCase()`` names the case an unknown stored case decodes to.
+/// - `version` and `previousVersion` version the type and migrate older data step by step.
+///
+/// ```swift
+/// @Archivable(className: "MyApp.Cat", formerClassNames: ["OldApp.Cat"])
+/// struct Cat {
+///     var name: String
+///     var lives = 9
+///     @ArchiveKey("color", "colour") var color: String?
+/// }
+/// ```
+///
+/// Works on structs, final classes and enums, generic or not; the type conforms to `Codable` and
+/// `ArchiveVersioned`. See <doc:EvolvingArchivedTypes>.
+/// - Parameters:
+///   - version: The version the type writes, 1 or more. Raise it only for a change that needs a
+///     migration; a type whose version differs from `unversionedVersion` writes it under
+///     `versionKey` in its own archived object.
+///   - previousVersion: The type that decodes data older than `version`, such as `CatV1.self`; the
+///     type then conforms to `ArchiveMigrating` and implements `init(migratingFrom:)`.
+///   - unversionedVersion: The version of data stored without one. Defaults to 1.
+///   - versionKey: The key of the version; `nil` keeps `ArchiveVersioned.defaultVersionKey`.
+///   - className: The class name archives use for the type, as `ArchivedClassNaming` has it; `nil`
+///     keeps the default (the type's unqualified name) and accepts objects of any class.
+///   - formerClassNames: Further class names accepted when decoding.
+@attached(
+    extension,
+    conformances: Decodable, Encodable, ArchiveVersioned, ArchiveMigrating, ArchivedClassNaming,
+    names: named(CodingKeys), named(init(from:)), named(encode(to:)), named(archiveVersion),
+    named(unversionedArchiveVersion), named(archiveVersionKey), named(PreviousArchiveVersion),
+    named(archivedClassName), named(acceptedArchivedClassNames), arbitrary
+)
+@attached(member, names: named(init(from:)), named(init))
+public macro Archivable(
+    version: Int = 1,
+    previousVersion: (any Decodable.Type)? = nil,
+    unversionedVersion: Int = 1,
+    versionKey: String? = nil,
+    className: String? = nil,
+    formerClassNames: [String] = []
+) = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchivableMacro")
+
+/// Names the key a property of an `@Archivable` type is stored under, and the keys it was stored
+/// under before: written under the first name, read from the first of the names present.
+///
+/// ```swift
+/// @ArchiveKey("color", "colour") var color: String
+/// ```
+@attached(peer)
+public macro ArchiveKey(_ name: String, _ formerNames: String...) =
+    #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchiveAttributeMacro")
+
+/// Leaves a property of an `@Archivable` type out of its archive: it is never written and takes its
+/// initial value, which it must have, when decoded.
+@attached(peer)
+public macro ArchiveIgnored() = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchiveAttributeMacro")
+
+/// Lets a property of an `@Archivable` type fall back to its initial value, which it must have,
+/// when the stored value has another type or fails to decode, instead of failing the whole value.
+///
+/// Each fallback is reported: to the `ArchiveFallbackRecorder` in the decoder's `userInfo`, or
+/// else as a warning on standard error.
+@attached(peer)
+public macro ArchiveFallback() = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchiveAttributeMacro")
+
+/// Marks the case of an `@Archivable` enum that a stored case or raw value the enum does not know
+/// decodes to, reported like a fallback. The case has no associated values.
+@attached(peer)
+public macro ArchiveUnknownCase() =
+    #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchiveAttributeMacro")
