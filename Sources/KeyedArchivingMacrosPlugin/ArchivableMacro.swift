@@ -8,8 +8,82 @@
 //
 //===----------------------------------------------------------------------===//
 
-import SwiftSyntax
-import SwiftSyntaxMacros
+import SwiftDiagnostics
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
 
-/// `@Archivable`: work in progress.
-public struct ArchivableMacro {}
+/// `@Archivable`: a `Codable` conformance that follows the evolution rules of `ArchiveEvolution`.
+///
+/// The extension role adds the conformances and, for structs and enums, every member; the member
+/// role adds a final class's `init(from:)`, which cannot live in an extension.
+public struct ArchivableMacro: ExtensionMacro, MemberMacro {
+    /// Adds the conformances and the members that can live in extensions.
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        var diagnostics: [Diagnostic] = []
+        let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics)
+        diagnostics.forEach(context.diagnose)
+        guard let analysed else { return [] }
+        let requested = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
+        let typeName = type.trimmedDescription
+        func conformances(_ names: [(String, String)]) -> String {
+            let list = names.filter { requested.contains($0.0) }.map(\.1)
+            return list.isEmpty ? "" : ": " + list.joined(separator: ", ")
+        }
+        var extensions: [String] = []
+        let codable = conformances([("Decodable", "Swift.Decodable"), ("Encodable", "Swift.Encodable")])
+        extensions.append(
+            Self.extensionText(
+                "extension \(typeName)\(codable)\(analysed.whereClause("Swift.Codable"))",
+                analysed.codableMembers()
+            )
+        )
+        let versioned = conformances([("ArchiveVersioned", "KeyedArchiving.ArchiveVersioned")])
+        extensions.append(Self.extensionText("extension \(typeName)\(versioned)", analysed.versionedMembers()))
+        if let previous = analysed.arguments.previousVersion {
+            let migrating = conformances([("ArchiveMigrating", "KeyedArchiving.ArchiveMigrating")])
+            extensions.append(
+                Self.extensionText(
+                    "extension \(typeName)\(migrating)",
+                    ["\(analysed.access)typealias PreviousArchiveVersion = \(previous)"]
+                )
+            )
+        }
+        if let members = analysed.classNamingMembers() {
+            let naming = conformances([("ArchivedClassNaming", "KeyedArchiving.ArchivedClassNaming")])
+            extensions.append(Self.extensionText("extension \(typeName)\(naming)", members))
+        }
+        return extensions.compactMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) }
+    }
+
+    /// Adds a final class's `init(from:)`, and `init()` when the class would lose its implicit one.
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        // The extension role reports the diagnostics; reporting them twice would repeat them.
+        var diagnostics: [Diagnostic] = []
+        guard let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics) else {
+            return []
+        }
+        return analysed.classMembers().map { DeclSyntax(stringLiteral: $0) }
+    }
+
+    /// An extension with `header` and `members`, separated by blank lines.
+    private static func extensionText(_ header: String, _ members: [String]) -> String {
+        let body = members.map { member in
+            member.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    \($0)" }
+                .joined(separator: "\n")
+        }
+        return "\(header) {\n" + body.joined(separator: "\n\n") + "\n}"
+    }
+}

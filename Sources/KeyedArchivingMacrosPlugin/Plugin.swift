@@ -14,5 +14,5 @@ import SwiftSyntaxMacros
 /// The compiler plugin: it only lists the macros.
 @main
 struct KeyedArchivingMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = []
+    let providingMacros: [any Macro.Type] = [ArchivableMacro.self, ArchiveAttributeMacro.self]
 }

@@ -1,0 +1,182 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// An error `@Archivable` or one of its attributes reports instead of expanding.
+struct ArchivableDiagnostic: DiagnosticMessage, Error {
+    /// The text shown to the user.
+    let message: String
+    /// A stable identifier of the kind of error.
+    let id: String
+
+    /// The identifier, in the domain of this package's macros.
+    var diagnosticID: MessageID { MessageID(domain: "KeyedArchivingMacros", id: self.id) }
+
+    /// Always an error.
+    var severity: DiagnosticSeverity { .error }
+
+    /// The diagnostic at `node`, with `fixIts`.
+    func diagnose(at node: some SyntaxProtocol, fixIts: [FixIt] = []) -> Diagnostic {
+        Diagnostic(node: Syntax(node), message: self, fixIts: fixIts)
+    }
+
+    /// `@Archivable` on a declaration it cannot expand on.
+    static func unsupportedDeclaration(_ kind: String) -> Self {
+        Self(message: "'@Archivable' applies to structs, final classes and enums, not to \(kind)", id: "unsupported")
+    }
+
+    /// `@Archivable` on a class that is not final.
+    static let nonFinalClass = Self(
+        message: "'@Archivable' applies to final classes only; subclasses could not decode their own properties",
+        id: "nonFinalClass"
+    )
+
+    /// The type implements part of `Codable` itself.
+    static func ownMember(_ name: String) -> Self {
+        Self(message: "'@Archivable' generates '\(name)'; remove this declaration", id: "ownMember")
+    }
+
+    /// An attribute that needs an initial value on a property without one.
+    static func needsInitialValue(_ attribute: String) -> Self {
+        Self(message: "'@\(attribute)' needs a property with an initial value", id: "needsInitialValue")
+    }
+
+    /// `@ArchiveIgnored` and `@ArchiveFallback` on one property.
+    static let ignoredAndFallback = Self(
+        message: "'@ArchiveIgnored' and '@ArchiveFallback' cannot both apply to one property",
+        id: "ignoredAndFallback"
+    )
+
+    /// An attribute argument that must be a string literal.
+    static func stringLiteralRequired(_ argument: String) -> Self {
+        Self(message: "'\(argument)' must be a string literal", id: "stringLiteralRequired")
+    }
+
+    /// An argument that must be an integer literal.
+    static func integerLiteralRequired(_ argument: String) -> Self {
+        Self(message: "'\(argument)' must be an integer literal", id: "integerLiteralRequired")
+    }
+
+    /// `@ArchiveKey("")`.
+    static let emptyKey = Self(message: "an archive key cannot be empty", id: "emptyKey")
+
+    /// A name given twice in one `@ArchiveKey`.
+    static func repeatedKey(_ key: String) -> Self {
+        Self(message: "'\(key)' is already named in this '@ArchiveKey'", id: "repeatedKey")
+    }
+
+    /// Several `@ArchiveKey` or other attributes on one declaration.
+    static func repeatedAttribute(_ attribute: String) -> Self {
+        Self(message: "'@\(attribute)' can appear only once on a declaration", id: "repeatedAttribute")
+    }
+
+    /// A `let` with an initial value, which decoding cannot set.
+    static let letWithInitialValue = Self(
+        message: "a 'let' with an initial value cannot be decoded; make it a 'var' or mark it '@ArchiveIgnored'",
+        id: "letWithInitialValue"
+    )
+
+    /// A `lazy var` that is archived.
+    static let lazyProperty = Self(
+        message: "a 'lazy' property cannot be archived; mark it '@ArchiveIgnored'",
+        id: "lazyProperty"
+    )
+
+    /// A declaration with several bindings.
+    static let multipleBindings = Self(
+        message: "'@Archivable' properties must be declared one per 'var' or 'let'",
+        id: "multipleBindings"
+    )
+
+    /// Two properties or cases stored under one key.
+    static func duplicateKey(_ key: String, usedBy other: String) -> Self {
+        Self(message: "the key '\(key)' is already used by '\(other)'", id: "duplicateKey")
+    }
+
+    /// A property stored under the version key.
+    static func versionKeyConflict(_ key: String) -> Self {
+        Self(message: "the key '\(key)' is the type's version key", id: "versionKeyConflict")
+    }
+
+    /// More than one `ArchiveUnknownFields` property.
+    static let repeatedUnknownFields = Self(
+        message: "a type can keep its unknown fields in one 'ArchiveUnknownFields' property only",
+        id: "repeatedUnknownFields"
+    )
+
+    /// An `ArchiveUnknownFields` property that is not a `var` with an initial value.
+    static let unknownFieldsNeedsVar = Self(
+        message: "an 'ArchiveUnknownFields' property must be a 'var' with an initial value",
+        id: "unknownFieldsNeedsVar"
+    )
+
+    /// A version argument out of range.
+    static func invalidVersion(_ reason: String) -> Self {
+        Self(message: reason, id: "invalidVersion")
+    }
+
+    /// A version argument on an enum.
+    static let versionOnEnum = Self(
+        message: "versions apply to structs and classes; an enum is always version 1",
+        id: "versionOnEnum"
+    )
+
+    /// `formerClassNames:` without `className:`.
+    static let formerClassNamesWithoutClassName = Self(
+        message: "'formerClassNames' needs 'className'",
+        id: "formerClassNamesWithoutClassName"
+    )
+
+    /// A misplaced attribute.
+    static func misplacedAttribute(_ attribute: String, _ target: String) -> Self {
+        Self(message: "'@\(attribute)' applies to \(target) only", id: "misplacedAttribute")
+    }
+
+    /// `@ArchiveUnknownCase` on a case with associated values.
+    static let unknownCaseWithValues = Self(
+        message: "the '@ArchiveUnknownCase' case cannot have associated values",
+        id: "unknownCaseWithValues"
+    )
+
+    /// A second `@ArchiveUnknownCase`.
+    static func repeatedUnknownCase(_ other: String) -> Self {
+        Self(message: "'\(other)' is already the '@ArchiveUnknownCase' case", id: "repeatedUnknownCase")
+    }
+
+    /// `@ArchiveKey` on a case of an enum with raw values.
+    static let keyOnRawValueCase = Self(
+        message: "a case of an enum with raw values is stored as its raw value; '@ArchiveKey' does not apply",
+        id: "keyOnRawValueCase"
+    )
+}
+
+/// The text of a fix-it `@Archivable` offers.
+struct ArchivableFixIt: FixItMessage {
+    /// The text shown to the user.
+    let message: String
+    /// A stable identifier of the kind of fix-it.
+    let id: String
+
+    /// The identifier, in the domain of this package's macros.
+    var fixItID: MessageID { MessageID(domain: "KeyedArchivingMacros", id: self.id) }
+
+    /// Insert `final`.
+    static let insertFinal = Self(message: "insert 'final'", id: "insertFinal")
+    /// Replace `let` with `var`.
+    static let replaceLetWithVar = Self(message: "replace 'let' with 'var'", id: "replaceLetWithVar")
+    /// Add `@ArchiveIgnored`.
+    static let addArchiveIgnored = Self(message: "add '@ArchiveIgnored'", id: "addArchiveIgnored")
+    /// Remove a repeated key.
+    static func removeRepeatedKey(_ key: String) -> Self {
+        Self(message: "remove the repeated '\(key)'", id: "removeRepeatedKey")
+    }
+}

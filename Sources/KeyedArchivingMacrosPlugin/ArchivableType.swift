@@ -1,0 +1,243 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// A type `@Archivable` expands on, analysed: its kind, access, arguments and archived members.
+struct ArchivableType {
+    /// What kind of type it is.
+    enum Kind: Equatable {
+        /// A struct.
+        case structure
+        /// A final class.
+        case finalClass
+        /// An enum, with its raw type if it has one.
+        case enumeration(rawType: String?)
+    }
+
+    /// The kind.
+    var kind: Kind
+    /// The access modifier of generated members, with a trailing space, or empty.
+    var access: String
+    /// The names of the generic parameters.
+    var genericParameters: [String]
+    /// The macro's arguments.
+    var arguments: ArchivableArguments
+    /// The stored properties (structs and classes).
+    var properties: [ArchivedProperty] = []
+    /// The cases (enums).
+    var cases: [ArchivedEnumCase] = []
+    /// Whether the type declares an initializer.
+    var declaresInitializer = false
+    /// The keys enum's cases.
+    var keyNames = CodingKeyNames(names: [], keys: [], versionKey: nil)
+
+    /// The raw types an enum's cases can be archived as.
+    static let rawTypes: Set<String> = [
+        "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+        "Float", "Character",
+    ]
+
+    /// Analyses `declaration`; `nil` when `diagnostics` gained an error (or an attribute macro reports one).
+    static func analyze(
+        _ declaration: some DeclGroupSyntax,
+        attribute: AttributeSyntax,
+        diagnostics: inout [Diagnostic]
+    ) -> ArchivableType? {
+        let count = diagnostics.count
+        let kind: Kind
+        if declaration.is(StructDeclSyntax.self) {
+            kind = .structure
+        } else if let declaration = declaration.as(ClassDeclSyntax.self) {
+            guard declaration.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else {
+                let modifiers =
+                    declaration.modifiers + [DeclModifierSyntax(name: .keyword(.final, trailingTrivia: .space))]
+                let fixIt = FixIt(
+                    message: ArchivableFixIt.insertFinal,
+                    changes: [.replace(oldNode: Syntax(declaration.modifiers), newNode: Syntax(modifiers))]
+                )
+                diagnostics.append(
+                    ArchivableDiagnostic.nonFinalClass.diagnose(at: declaration.classKeyword, fixIts: [fixIt])
+                )
+                return nil
+            }
+            kind = .finalClass
+        } else if let declaration = declaration.as(EnumDeclSyntax.self) {
+            let first = declaration.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
+            let bare = first.map { $0.hasPrefix("Swift.") ? String($0.dropFirst(6)) : $0 }
+            kind = .enumeration(rawType: bare.flatMap { Self.rawTypes.contains($0) ? first : nil })
+        } else {
+            let name: String
+            switch declaration.kind {
+            case .protocolDecl: name = "protocols"
+            case .actorDecl: name = "actors"
+            case .extensionDecl: name = "extensions"
+            default: name = "this declaration"
+            }
+            diagnostics.append(ArchivableDiagnostic.unsupportedDeclaration(name).diagnose(at: attribute))
+            return nil
+        }
+        let modifiers = declaration.modifiers.map(\.name.text)
+        let access: String
+        if modifiers.contains("open") || modifiers.contains("public") {
+            access = "public "
+        } else if modifiers.contains("package") {
+            access = "package "
+        } else {
+            access = ""
+        }
+        let parameters: [String]
+        if let generic = declaration.asProtocol((any WithGenericParametersSyntax).self)?.genericParameterClause {
+            parameters = generic.parameters.map(\.name.text)
+        } else {
+            parameters = []
+        }
+        var type = ArchivableType(
+            kind: kind,
+            access: access,
+            genericParameters: parameters,
+            arguments: ArchivableArguments(attribute, diagnostics: &diagnostics)
+        )
+        var valid = type.analyzeMembers(declaration.memberBlock, diagnostics: &diagnostics)
+        if case .enumeration = kind {
+            for argument in type.arguments.versionArguments {
+                diagnostics.append(ArchivableDiagnostic.versionOnEnum.diagnose(at: argument))
+            }
+        }
+        valid = type.checkKeys(declaration.memberBlock, diagnostics: &diagnostics) && valid
+        return valid && diagnostics.count == count ? type : nil
+    }
+
+    /// Collects the archived members; `false` when one is malformed.
+    private mutating func analyzeMembers(_ members: MemberBlockSyntax, diagnostics: inout [Diagnostic]) -> Bool {
+        var valid = true
+        var unknownFields: String?
+        var unknownCase: String?
+        for member in members.members {
+            let decl = member.decl
+            if let variable = decl.as(VariableDeclSyntax.self) {
+                guard let properties = ArchivedProperty.parse(variable, diagnostics: &diagnostics) else {
+                    valid = false
+                    continue
+                }
+                for property in properties where property.isUnknownFields && !property.isIgnored {
+                    if unknownFields != nil {
+                        diagnostics.append(ArchivableDiagnostic.repeatedUnknownFields.diagnose(at: variable))
+                        valid = false
+                    }
+                    unknownFields = property.name
+                }
+                self.properties += properties
+            } else if let declaration = decl.as(EnumCaseDeclSyntax.self) {
+                guard let cases = ArchivedEnumCase.parse(declaration, diagnostics: &diagnostics) else {
+                    valid = false
+                    continue
+                }
+                for item in cases where item.isUnknown {
+                    if let unknownCase {
+                        diagnostics.append(
+                            ArchivableDiagnostic.repeatedUnknownCase(unknownCase).diagnose(at: declaration)
+                        )
+                        valid = false
+                    }
+                    unknownCase = item.name
+                }
+                if case .enumeration(rawType: .some) = self.kind,
+                    let key = ArchiveAttributes(
+                        declaration.attributes,
+                        diagnostics: &diagnostics
+                    ).key
+                {
+                    diagnostics.append(ArchivableDiagnostic.keyOnRawValueCase.diagnose(at: key))
+                    valid = false
+                }
+                self.cases += cases
+            } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+                self.declaresInitializer = true
+                let labels = initializer.signature.parameterClause.parameters.map(\.firstName.text)
+                if labels == ["from"] {
+                    diagnostics.append(
+                        ArchivableDiagnostic.ownMember("init(from:)").diagnose(at: initializer.initKeyword)
+                    )
+                    valid = false
+                }
+            } else if let function = decl.as(FunctionDeclSyntax.self), function.name.text == "encode",
+                function.signature.parameterClause.parameters.map(\.firstName.text) == ["to"]
+            {
+                diagnostics.append(ArchivableDiagnostic.ownMember("encode(to:)").diagnose(at: function.name))
+                valid = false
+            } else if let name = Self.typeName(decl), name == "CodingKeys" {
+                diagnostics.append(ArchivableDiagnostic.ownMember("CodingKeys").diagnose(at: decl))
+                valid = false
+            }
+        }
+        return valid
+    }
+
+    /// The name a nested type declaration declares.
+    private static func typeName(_ decl: DeclSyntax) -> String? {
+        if let item = decl.as(EnumDeclSyntax.self) { return item.name.text }
+        if let item = decl.as(StructDeclSyntax.self) { return item.name.text }
+        if let item = decl.as(ClassDeclSyntax.self) { return item.name.text }
+        if let item = decl.as(TypeAliasDeclSyntax.self) { return item.name.text }
+        return nil
+    }
+
+    /// Names the keys and diagnoses a key claimed twice; `false` when one is.
+    private mutating func checkKeys(_ members: MemberBlockSyntax, diagnostics: inout [Diagnostic]) -> Bool {
+        let entries: [(name: String, keys: [String])]
+        if case .enumeration(rawType: .some) = self.kind {
+            return true
+        } else if case .enumeration = self.kind {
+            entries = self.cases.map { ($0.name, $0.keys) }
+        } else {
+            entries = self.properties.filter(\.isCoded).map { ($0.name, $0.keys) }
+        }
+        var owners: [String: String] = [:]
+        var valid = true
+        let versionKey = self.arguments.needsVersionKey ? self.arguments.versionKeyString : nil
+        for entry in entries {
+            for key in entry.keys {
+                if let owner = owners[key] {
+                    let node = Self.node(named: entry.name, in: members)
+                    diagnostics.append(ArchivableDiagnostic.duplicateKey(key, usedBy: owner).diagnose(at: node))
+                    valid = false
+                } else if key == versionKey {
+                    let node = Self.node(named: entry.name, in: members)
+                    diagnostics.append(ArchivableDiagnostic.versionKeyConflict(key).diagnose(at: node))
+                    valid = false
+                }
+                owners[key] = owners[key] ?? entry.name
+            }
+        }
+        self.keyNames = CodingKeyNames(names: entries.map(\.name), keys: entries.map(\.keys), versionKey: versionKey)
+        return valid
+    }
+
+    /// The declaration of the property or case named `name`, for placing a diagnostic.
+    private static func node(named name: String, in members: MemberBlockSyntax) -> Syntax {
+        for member in members.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self),
+                variable.bindings.contains(where: {
+                    $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name
+                })
+            {
+                return Syntax(variable)
+            }
+            if let declaration = member.decl.as(EnumCaseDeclSyntax.self),
+                declaration.elements.contains(where: { $0.name.text == name })
+            {
+                return Syntax(declaration)
+            }
+        }
+        return Syntax(members)
+    }
+}

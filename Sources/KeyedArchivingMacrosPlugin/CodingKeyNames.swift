@@ -1,0 +1,186 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// The cases of a generated `CodingKeys` enum: one per property (or enum case), then one per
+/// former key, then the version key.
+struct CodingKeyNames: Equatable {
+    /// A case of the keys enum.
+    struct Case: Equatable {
+        /// The case name, as written in source (backticks kept).
+        var name: String
+        /// The key string.
+        var rawValue: String
+    }
+
+    /// Every case, in the order written.
+    private(set) var cases: [Case] = []
+    /// For each entry, the names of its cases: the current key's first.
+    private(set) var entryCaseNames: [[String]] = []
+    /// The name of the version key's case, if there is one.
+    private(set) var versionCaseName: String?
+
+    /// Names the cases of entries named `names` (as written) stored under `keys` (current key
+    /// first), then of `versionKey`.
+    init(names: [String], keys: [[String]], versionKey: String?) {
+        var used = Set(names.map(Self.bare))
+        self.entryCaseNames = names.map { [$0] }
+        for (index, name) in names.enumerated() {
+            self.cases.append(Case(name: name, rawValue: keys[index].first ?? Self.bare(name)))
+        }
+        for (index, name) in names.enumerated() {
+            for (position, former) in keys[index].dropFirst().enumerated() {
+                let caseName = Self.unique("\(Self.bare(name))_\(position + 1)", in: &used)
+                self.cases.append(Case(name: caseName, rawValue: former))
+                self.entryCaseNames[index].append(caseName)
+            }
+        }
+        if let versionKey {
+            let caseName = Self.unique("_archiveVersion", in: &used)
+            self.cases.append(Case(name: caseName, rawValue: versionKey))
+            self.versionCaseName = caseName
+        }
+    }
+
+    /// `name` with underscores appended until it is not in `used`; then adds it to `used`.
+    static func unique(_ name: String, in used: inout Set<String>) -> String {
+        var name = name
+        while used.contains(name) { name += "_" }
+        used.insert(name)
+        return name
+    }
+
+    /// `name` without backticks.
+    static func bare(_ name: String) -> String {
+        name.hasPrefix("`") && name.hasSuffix("`") && name.count >= 2 ? String(name.dropFirst().dropLast()) : name
+    }
+
+    /// The declaration of the keys enum named `typeName`; `String` raw values only when it has cases.
+    func declaration(named typeName: String) -> String {
+        guard !self.cases.isEmpty else { return "private enum \(typeName): Swift.CodingKey {}" }
+        let lines = self.cases.map { item in
+            item.rawValue == Self.bare(item.name)
+                ? "    case \(item.name)" : "    case \(item.name) = \(Self.literal(item.rawValue))"
+        }
+        return "private enum \(typeName): Swift.String, Swift.CodingKey {\n" + lines.joined(separator: "\n") + "\n}"
+    }
+
+    /// `text` as a Swift string literal.
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for character in text.unicodeScalars {
+            switch character {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// The attributes of this package that a declaration carries.
+struct ArchiveAttributes {
+    /// `@ArchiveKey`, if present.
+    var key: AttributeSyntax?
+    /// `@ArchiveIgnored`, if present.
+    var ignored: AttributeSyntax?
+    /// `@ArchiveFallback`, if present.
+    var fallback: AttributeSyntax?
+    /// `@ArchiveUnknownCase`, if present.
+    var unknownCase: AttributeSyntax?
+
+    /// The package's attributes in `attributes`; a repeated one is diagnosed.
+    init(_ attributes: AttributeListSyntax, diagnostics: inout [Diagnostic]) {
+        for element in attributes {
+            guard case .attribute(let attribute) = element else { continue }
+            let name = Self.name(of: attribute)
+            let slot: WritableKeyPath<Self, AttributeSyntax?>
+            switch name {
+            case "ArchiveKey": slot = \.key
+            case "ArchiveIgnored": slot = \.ignored
+            case "ArchiveFallback": slot = \.fallback
+            case "ArchiveUnknownCase": slot = \.unknownCase
+            default: continue
+            }
+            if self[keyPath: slot] != nil {
+                diagnostics.append(ArchivableDiagnostic.repeatedAttribute(name).diagnose(at: attribute))
+            } else {
+                self[keyPath: slot] = attribute
+            }
+        }
+    }
+
+    /// The unqualified name of `attribute`, such as `ArchiveKey` for `@KeyedArchivingMacros.ArchiveKey`.
+    static func name(of attribute: AttributeSyntax) -> String {
+        let name = attribute.attributeName.trimmedDescription
+        return name.split(separator: ".").last.map(String.init) ?? name
+    }
+
+    /// The names `@ArchiveKey` gives, current first; `nil` after diagnosing a malformed one.
+    static func keys(of attribute: AttributeSyntax, diagnostics: inout [Diagnostic]) -> [String]? {
+        guard case .argumentList(let arguments) = attribute.arguments, !arguments.isEmpty else {
+            diagnostics.append(ArchivableDiagnostic.stringLiteralRequired("@ArchiveKey").diagnose(at: attribute))
+            return nil
+        }
+        var keys: [String] = []
+        var failed = false
+        for argument in arguments {
+            guard let key = stringLiteral(argument.expression) else {
+                diagnostics.append(
+                    ArchivableDiagnostic.stringLiteralRequired("@ArchiveKey").diagnose(at: argument.expression)
+                )
+                failed = true
+                continue
+            }
+            if key.isEmpty {
+                diagnostics.append(ArchivableDiagnostic.emptyKey.diagnose(at: argument.expression))
+                failed = true
+            } else if keys.contains(key) {
+                let remaining = arguments.filter { $0.id != argument.id }
+                var list = LabeledExprListSyntax(
+                    remaining.enumerated().map { index, element in
+                        element.with(
+                            \.trailingComma,
+                            index == remaining.count - 1 ? nil : .commaToken(trailingTrivia: .space)
+                        )
+                    }
+                )
+                list = list.with(\.leadingTrivia, arguments.leadingTrivia)
+                let fixIt = FixIt(
+                    message: ArchivableFixIt.removeRepeatedKey(key),
+                    changes: [.replace(oldNode: Syntax(arguments), newNode: Syntax(list))]
+                )
+                diagnostics.append(
+                    ArchivableDiagnostic.repeatedKey(key).diagnose(at: argument.expression, fixIts: [fixIt])
+                )
+                failed = true
+            }
+            keys.append(key)
+        }
+        return failed ? nil : keys
+    }
+}
+
+/// The value of a string literal without interpolation, or `nil` for any other expression.
+func stringLiteral(_ expression: ExprSyntax) -> String? {
+    guard let literal = expression.as(StringLiteralExprSyntax.self) else { return nil }
+    var text = ""
+    for segment in literal.segments {
+        guard case .stringSegment(let part) = segment else { return nil }
+        text += part.content.text
+    }
+    return text
+}
