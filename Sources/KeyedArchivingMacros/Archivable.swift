@@ -49,10 +49,20 @@
 ///   - formerClassNames: Further class names accepted when decoding.
 @attached(
     extension,
-    conformances: Decodable, Encodable, ArchiveVersioned, ArchiveMigrating, ArchivedClassNaming,
-    names: named(CodingKeys), named(init(from:)), named(encode(to:)), named(archiveVersion),
-    named(unversionedArchiveVersion), named(archiveVersionKey), named(PreviousArchiveVersion),
-    named(archivedClassName), named(acceptedArchivedClassNames), arbitrary
+    conformances: Decodable,
+    Encodable,
+    ArchiveVersioned,
+    ArchiveMigrating,
+    ArchivedClassNaming,
+    names: named(CodingKeys),
+    named(init(from:)),
+    named(encode(to:)),
+    named(archiveVersion),
+    named(unversionedArchiveVersion),
+    named(archiveVersionKey),
+    named(PreviousArchiveVersion),
+    named(archivedClassName),
+    named(acceptedArchivedClassNames)
 )
 @attached(member, names: named(init(from:)), named(init))
 public macro Archivable(

@@ -25,16 +25,22 @@ extension ArchivableType {
         case .enumeration(rawType: .some):
             return [self.rawValueInit(), self.rawValueEncode()]
         case .enumeration:
-            var members = [self.keyNames.declaration(named: "CodingKeys")]
-            for item in self.cases {
-                let names = CodingKeyNames(
-                    names: item.valueKeyNames,
-                    keys: item.valueKeyNames.map { [$0] },
-                    versionKey: nil
-                )
-                members.append(names.declaration(named: item.keysEnumName))
+            // Each case's keys nest in `CodingKeys`: the macro can only name its top-level members.
+            var keys = self.keyNames.declaration(named: "CodingKeys")
+            if !self.cases.isEmpty, keys.hasSuffix("\n}") {
+                let nested = self.cases.map { item in
+                    let names = CodingKeyNames(
+                        names: item.valueKeyNames,
+                        keys: item.valueKeyNames.map { [$0] },
+                        versionKey: nil
+                    )
+                    return names.declaration(named: item.keysEnumName, access: "")
+                        .split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+                        .joined(separator: "\n")
+                }
+                keys = keys.dropLast(2) + "\n\n" + nested.joined(separator: "\n\n") + "\n}"
             }
-            return members + [self.enumInit(), self.enumEncode()]
+            return [keys, self.enumInit(), self.enumEncode()]
         case .structure:
             return [self.keyNames.declaration(named: "CodingKeys"), self.initializer(), self.encode()]
         case .finalClass:
@@ -139,7 +145,7 @@ extension ArchivableType {
             )
         }
         var whereClause = ""
-        if self.isClass { whereClause = self.whereClause("Swift.Decodable") }
+        if self.isClass { whereClause = self.whereClause("Swift.Codable") }
         return Self.function("\(self.access)init(from decoder: any Swift.Decoder) throws\(whereClause)", lines)
     }
 
@@ -285,13 +291,13 @@ extension ArchivableType {
             lines.append("case \(names.map { ".\($0)" }.joined(separator: ", ")):")
             if item.values.isEmpty {
                 lines.append(
-                    "    _ = try container.nestedContainer(keyedBy: \(item.keysEnumName).self, forKey: \(key))"
+                    "    _ = try container.nestedContainer(keyedBy: CodingKeys.\(item.keysEnumName).self, forKey: \(key))"
                 )
                 lines.append("    self = .\(item.name)")
                 continue
             }
             lines.append(
-                "    let nested = try container.nestedContainer(keyedBy: \(item.keysEnumName).self, forKey: \(key))"
+                "    let nested = try container.nestedContainer(keyedBy: CodingKeys.\(item.keysEnumName).self, forKey: \(key))"
             )
             let values = zip(item.values, item.valueKeyNames).map { value, keyName in
                 let label = value.label.map { "\($0): " } ?? ""
@@ -321,13 +327,15 @@ extension ArchivableType {
             let key = ".\(self.keyNames.entryCaseNames[index][0])"
             if item.values.isEmpty {
                 lines.append("case .\(item.name):")
-                lines.append("    _ = container.nestedContainer(keyedBy: \(item.keysEnumName).self, forKey: \(key))")
+                lines.append(
+                    "    _ = container.nestedContainer(keyedBy: CodingKeys.\(item.keysEnumName).self, forKey: \(key))"
+                )
                 continue
             }
             let bindings = item.values.indices.map { "value\($0)" }
             lines.append("case let .\(item.name)(\(bindings.joined(separator: ", "))):")
             lines.append(
-                "    var nested = container.nestedContainer(keyedBy: \(item.keysEnumName).self, forKey: \(key))"
+                "    var nested = container.nestedContainer(keyedBy: CodingKeys.\(item.keysEnumName).self, forKey: \(key))"
             )
             for (position, value) in item.values.enumerated() {
                 let method = value.wrappedType == nil ? "encode" : "encodeIfPresent"

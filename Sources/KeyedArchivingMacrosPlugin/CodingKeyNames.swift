@@ -64,14 +64,15 @@ struct CodingKeyNames: Equatable {
         name.hasPrefix("`") && name.hasSuffix("`") && name.count >= 2 ? String(name.dropFirst().dropLast()) : name
     }
 
-    /// The declaration of the keys enum named `typeName`; `String` raw values only when it has cases.
-    func declaration(named typeName: String) -> String {
-        guard !self.cases.isEmpty else { return "private enum \(typeName): Swift.CodingKey {}" }
+    /// The declaration of the keys enum named `typeName`, `private` unless `access` says otherwise;
+    /// `String` raw values only when it has cases.
+    func declaration(named typeName: String, access: String = "private ") -> String {
+        guard !self.cases.isEmpty else { return "\(access)enum \(typeName): Swift.CodingKey {}" }
         let lines = self.cases.map { item in
             item.rawValue == Self.bare(item.name)
                 ? "    case \(item.name)" : "    case \(item.name) = \(Self.literal(item.rawValue))"
         }
-        return "private enum \(typeName): Swift.String, Swift.CodingKey {\n" + lines.joined(separator: "\n") + "\n}"
+        return "\(access)enum \(typeName): Swift.String, Swift.CodingKey {\n" + lines.joined(separator: "\n") + "\n}"
     }
 
     /// `text` as a Swift string literal.
