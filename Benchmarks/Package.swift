@@ -55,6 +55,7 @@ let package = Package(
             name: "CoderBenchmarks",
             dependencies: [
                 .product(name: "KeyedArchiving", package: root),
+                .product(name: "KeyedArchivingMacros", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "CoderBenchmarks",

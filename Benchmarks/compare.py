@@ -133,7 +133,11 @@ def record_count(label):
 def print_coders(results):
     """The CoderBenchmarks tables; returns False when the input has none of our coder results."""
     ours = sorted(
-        (name for name in results if name.startswith("KeyedArchiving.") and "time_us" in results[name]),
+        (
+            name
+            for name in results
+            if name.startswith("KeyedArchiving.") and "Archivable/" not in name and "time_us" in results[name]
+        ),
         key=lambda name: (name.split("/")[0], record_count(name.split("/")[1]) or 0),
     )
     if not ours:
@@ -211,7 +215,36 @@ def print_coders(results):
             )
         )
     print_table(("benchmark", "mallocs", "mallocs/record", "peak resident", "peak Δ"), rows)
+    print_generated(results)
     return True
+
+
+def print_generated(results):
+    """The `@Archivable` rows: each coder on the generated conformance against the synthesized one."""
+    rows = []
+    for name in sorted(results, key=lambda name: (name.split("/")[0], record_count(name.split("/")[-1]) or 0)):
+        match = re.fullmatch(r"(\w+)\.(encode|decode)Archivable/(\w+)", name)
+        if not match or "time_us" not in results[name]:
+            continue
+        coder, operation, size = match.groups()
+        synthesized = results.get(f"{coder}.{operation}/{size}", {})
+        if "time_us" not in synthesized:
+            continue
+        generated = results[name]
+        mallocs = (generated.get("mallocs"), synthesized.get("mallocs"))
+        rows.append(
+            (
+                f"{coder}.{operation}/{size}",
+                format_time(synthesized["time_us"]),
+                format_time(generated["time_us"]),
+                f"{generated['time_us'] / synthesized['time_us']:.3f}",
+                f"{format_count(mallocs[1])} / {format_count(mallocs[0])}",
+            )
+        )
+    if not rows:
+        return
+    print("\n@Archivable against synthesized Codable: ratio = generated p50 / synthesized p50 (< 1: faster).\n")
+    print_table(("coder.operation/records", "synthesized p50", "generated p50", "ratio", "mallocs (synth / gen)"), rows)
 
 
 def main():

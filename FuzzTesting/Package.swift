@@ -63,6 +63,16 @@ let package = Package(
                 .product(name: "KeyedArchiving", package: root),
             ]
         ),
+        // The sanitizer flags reach every target, the macro plugin and swift-syntax included.
+        .executableTarget(
+            name: "FuzzArchivableDecoder",
+            dependencies: [
+                "FuzzCommon",
+                .product(name: "PropertyLists", package: root),
+                .product(name: "KeyedArchiving", package: root),
+                .product(name: "KeyedArchivingMacros", package: root),
+            ]
+        ),
     ]
 )
 

@@ -22,7 +22,7 @@ done
 
 SCRATCH="${FUZZ_SCRATCH_PATH:-.build-fuzz}"
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
-TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder)
+TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder FuzzArchivableDecoder)
 FLAGS=(-c "$CONFIG" --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 # One product at a time: a plain `swift build` would also build (and instrument) the parent
 # package's karchive tool and its argument-parser dependency, which the fuzzers do not need.

@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 
 if [[ $# -lt 2 ]]; then
   echo "usage: $0 TARGET SECONDS [libFuzzer flags...]" >&2
-  echo "targets: FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder" >&2
+  echo "targets: FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder FuzzArchivableDecoder" >&2
   exit 2
 fi
 TARGET="$1"

@@ -10,7 +10,8 @@ BIN="$(swift build -c release --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}"
 MAX_SIZE=20480
 
 rm -rf Corpus
-mkdir -p Corpus/FuzzBinaryPlist Corpus/FuzzXMLPlist Corpus/FuzzKeyedArchive Corpus/FuzzCodableDecoder
+mkdir -p Corpus/FuzzBinaryPlist Corpus/FuzzXMLPlist Corpus/FuzzKeyedArchive Corpus/FuzzCodableDecoder \
+  Corpus/FuzzArchivableDecoder
 
 for file in "$FIXTURES"/*; do
   [[ -f "$file" && "$(stat -c %s "$file")" -le $MAX_SIZE ]] || continue
@@ -46,5 +47,12 @@ for file in "$models"/*; do
     *-xml.archive) cp "$file" "Corpus/FuzzXMLPlist/$name" ;;
   esac
 done
+
+# Archives (and JSON) of ArchivableFuzzModel.samples and of its older versions (see FuzzArchivableDecoder).
+archivable="$(mktemp -d)"
+trap 'rm -rf "$models" "$archivable"' EXIT
+FUZZ_MAKE_SEEDS="$archivable" "$BIN/FuzzArchivableDecoder"
+cp "$archivable"/* Corpus/FuzzArchivableDecoder/
+for file in Corpus/FuzzCodableDecoder/*.archive; do cp "$file" Corpus/FuzzArchivableDecoder/; done
 
 for dir in Corpus/*; do echo "$dir: $(ls "$dir" | wc -l) files, $(du -sh "$dir" | cut -f1)"; done

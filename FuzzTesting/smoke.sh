@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 SECONDS_PER_TARGET="${FUZZ_SMOKE_SECONDS:-15}"
-TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder)
+TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder FuzzArchivableDecoder)
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 
 ./do_build.sh

@@ -27,6 +27,8 @@ import Glibc
 //   encoder that walks the value keeping each scalar once, and a decoder that rebuilds it from those
 //   scalars; they bound the speedup any coder can reach. `CodableWalk.encode` walks without keeping
 //   anything: the cost of the `Encodable` calls alone.
+// - `<Impl>.encodeArchivable` / `.decodeArchivable`: the same coders on `ArchivableCat`, the same
+//   cats with the conformance `@Archivable` generates instead of the synthesized one.
 // - `NSKeyedArchiver` / `NSKeyedUnarchiver`: the `NSCoding` twins `CatNS` / `PlaceNS` in an `NSArray`.
 //   swift-corelibs-foundation's archiver is quadratic in the number of objects (seconds for 1,000
 //   cats), so these run at 100 and 1k records only.
@@ -191,6 +193,83 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try decoder.decode([Cat].self, from: bytes))
             }
         }
+
+        // The same cats with the conformance `@Archivable` generates, through the same coders: the
+        // generated code against synthesized `Codable`.
+        let archivableCats = Lazy { CatGenerator.cats(count: count).map(ArchivableCat.init) }
+        let oursArchivable = Lazy { encodedArchivableCats(count) { try KeyedArchiveEncoder().encode($0) } }
+        let jsonArchivable = Lazy { encodedArchivableCats(count) { try JSONEncoder().encode($0) } }
+        let archivableChecked = Lazy {
+            let value = archivableCats.value
+            precondition(
+                try! KeyedArchiveDecoder().decode([ArchivableCat].self, from: KeyedArchiveEncoder().encode(value))
+                    == value
+            )
+            precondition(try! JSONDecoder().decode([ArchivableCat].self, from: JSONEncoder().encode(value)) == value)
+            // Generated and synthesized conformances write the same JSON.
+            precondition(try! JSONEncoder().encode(value) == JSONEncoder().encode(cats.value))
+        }
+        let archivableFloorTape = Lazy { () -> [FloorToken] in
+            let encoder = FloorEncoder()
+            try! encoder.encode(CatGenerator.cats(count: count).map(ArchivableCat.init))
+            return encoder.tape
+        }
+
+        Benchmark("KeyedArchiving.encodeArchivable/\(label)", configuration: encodeConfiguration) { benchmark in
+            archivableChecked.value
+            let value = archivableCats.value
+            let encoder = KeyedArchiveEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(value))
+            }
+        }
+
+        Benchmark("KeyedArchiving.decodeArchivable/\(label)", configuration: decodeConfiguration) { benchmark in
+            let bytes = oursArchivable.value
+            let decoder = KeyedArchiveDecoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([ArchivableCat].self, from: bytes))
+            }
+        }
+
+        Benchmark("JSONEncoder.encodeArchivable/\(label)", configuration: encodeConfiguration) { benchmark in
+            archivableChecked.value
+            let value = archivableCats.value
+            let encoder = JSONEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(value))
+            }
+        }
+
+        Benchmark("JSONDecoder.decodeArchivable/\(label)", configuration: decodeConfiguration) { benchmark in
+            let bytes = jsonArchivable.value
+            let decoder = JSONDecoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([ArchivableCat].self, from: bytes))
+            }
+        }
+
+        Benchmark("CodableFloor.encodeArchivable/\(label)", configuration: encodeConfiguration) { benchmark in
+            let value = archivableCats.value
+            let encoder = FloorEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                try encoder.encode(value)
+                blackHole(encoder.tape.count)
+            }
+        }
+
+        Benchmark("CodableFloor.decodeArchivable/\(label)", configuration: encodeConfiguration) { benchmark in
+            let decoder = FloorDecoder(tape: archivableFloorTape.value)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([ArchivableCat].self))
+            }
+        }
     }
 
     // NSKeyedArchiver: 1,000 cats take seconds per operation, so few samples and no warm-up there.
@@ -242,6 +321,13 @@ let benchmarks: @Sendable () -> Void = {
 /// way goes back to the system, so that a decoder's peak resident memory is mostly its own.
 private func encodedCats(_ count: Int, _ encode: ([Cat]) throws -> Data) -> Data {
     let bytes = try! encode(CatGenerator.cats(count: count))
+    releaseFreedMemory()
+    return bytes
+}
+
+/// `count` generated cats, with the `@Archivable` conformance, as `encode` writes them.
+private func encodedArchivableCats(_ count: Int, _ encode: ([ArchivableCat]) throws -> Data) -> Data {
+    let bytes = try! encode(CatGenerator.cats(count: count).map(ArchivableCat.init))
     releaseFreedMemory()
     return bytes
 }

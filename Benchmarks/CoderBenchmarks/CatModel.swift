@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeyedArchivingMacros
 
 /// The seeds-like model of the benchmark: a plain `Codable` struct, as an application would write it.
 struct Cat: Codable, Equatable {
@@ -182,6 +183,47 @@ final class CatNS: NSObject, NSCoding {
             birthday: self.birthday,
             tags: self.tags,
             weight: self.weight
+        )
+    }
+}
+
+/// The same cat with an `@Archivable` conformance instead of a synthesized one: the benchmark's
+/// `*Archivable` rows compare the generated code with synthesized `Codable`, coder by coder.
+@Archivable
+struct ArchivableCat: Equatable {
+    var name: String
+    var surname: String?
+    var sex: ArchivableSex
+    var nationality: String
+    var birthPlace: ArchivablePlace?
+    var birthday: Date
+    var tags: [String]
+    var weight: Double
+}
+
+@Archivable
+enum ArchivableSex: String {
+    case female
+    case male
+}
+
+@Archivable
+struct ArchivablePlace: Equatable {
+    var country: String
+    var city: String
+}
+
+extension ArchivableCat {
+    init(_ cat: Cat) {
+        self.init(
+            name: cat.name,
+            surname: cat.surname,
+            sex: cat.sex == .female ? .female : .male,
+            nationality: cat.nationality,
+            birthPlace: cat.birthPlace.map { ArchivablePlace(country: $0.country, city: $0.city) },
+            birthday: cat.birthday,
+            tags: cat.tags,
+            weight: cat.weight
         )
     }
 }

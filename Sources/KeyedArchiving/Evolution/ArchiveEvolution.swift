@@ -26,6 +26,30 @@ import Android
 public enum ArchiveEvolution {
     // MARK: Properties
 
+    /// Decodes the value under `key` as the type the result is assigned to.
+    ///
+    /// `container.decode(T.self, forKey: key)`, with `T` inferred: generated code does not spell
+    /// property types, which an extension of a nested type could not always resolve.
+    /// - Throws: `DecodingError` when the key is absent or its value does not decode as `T`.
+    @inlinable
+    public static func decode<T: Decodable, Key: CodingKey>(
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key
+    ) throws -> T {
+        try container.decode(T.self, forKey: key)
+    }
+
+    /// Decodes the value under `key` as the type the result is assigned to, or `nil` when the key
+    /// is absent or holds null: `container.decodeIfPresent(T.self, forKey: key)`, with `T` inferred.
+    /// - Throws: `DecodingError` when the value does not decode as `T`.
+    @inlinable
+    public static func decodeIfPresent<T: Decodable, Key: CodingKey>(
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key
+    ) throws -> T? {
+        try container.decodeIfPresent(T.self, forKey: key)
+    }
+
     /// Decodes a property that has an initial value: leaves `value` as it is when the key is
     /// absent or holds null (`$null`, `NSNull`, JSON `null`), else decodes it.
     /// - Throws: `DecodingError` when the stored value does not decode as `T`.
@@ -66,7 +90,8 @@ public enum ArchiveEvolution {
     /// (so that a missing value is reported under the current key).
     /// - Parameter keys: The current key, then the former ones; not empty.
     @inlinable
-    public static func firstPresentKey<Key: CodingKey>(of keys: [Key], in container: KeyedDecodingContainer<Key>) -> Key {
+    public static func firstPresentKey<Key: CodingKey>(of keys: [Key], in container: KeyedDecodingContainer<Key>) -> Key
+    {
         for key in keys where container.contains(key) { return key }
         return keys[0]
     }
@@ -136,7 +161,7 @@ public enum ArchiveEvolution {
         decoder: any Decoder
     ) throws -> Int {
         let version: Int
-        if let stored = try container.decodeIfPresent(Int.self, forKey: key) {
+        if container.contains(key), let stored = try container.decodeIfPresent(Int.self, forKey: key) {
             version = stored
         } else if decoder.codingPath.isEmpty, let root = decoder.userInfo[.archiveRootVersion] as? Int {
             version = root
@@ -146,7 +171,8 @@ public enum ArchiveEvolution {
         guard version <= Value.archiveVersion else {
             let error = KeyedArchiveError(
                 .typeVersionTooNew,
-                reason: "\(Value.self) version \(version) is newer than version \(Value.archiveVersion), which this code reads"
+                reason:
+                    "\(Value.self) version \(version) is newer than version \(Value.archiveVersion), which this code reads"
             )
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
@@ -203,7 +229,11 @@ public enum ArchiveEvolution {
             reason: "\(Value.self) version \(version) is older than any version this code reads"
         )
         return DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.reason, underlyingError: error)
+            DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: error.reason,
+                underlyingError: error
+            )
         )
     }
 

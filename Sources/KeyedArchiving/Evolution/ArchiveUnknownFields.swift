@@ -173,7 +173,11 @@ private struct PlainStoredValue: Codable {
             try container.encode(value)
         case .integer(let value):
             var container = encoder.singleValueContainer()
-            if let signed = value.int64Value { try container.encode(signed) } else { try container.encode(value.uint64Value ?? 0) }
+            if let signed = value.int64Value {
+                try container.encode(signed)
+            } else {
+                try container.encode(value.uint64Value ?? 0)
+            }
         case .real(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)

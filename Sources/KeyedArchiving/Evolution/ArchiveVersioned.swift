@@ -22,7 +22,8 @@
 ///
 /// Raise the version only for a change that needs a migration: a new property with an initial
 /// value, or a renamed key with its former name kept (`@ArchiveKey`), is read by older and newer
-/// versions alike. See <doc:EvolvingArchivedTypes>.
+/// versions alike. The *Evolving Archived Types* article of the `KeyedArchivingMacros` documentation
+/// walks through an app's history.
 public protocol ArchiveVersioned {
     /// The version this type writes, 1 or more.
     static var archiveVersion: Int { get }

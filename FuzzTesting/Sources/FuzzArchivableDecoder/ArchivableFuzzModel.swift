@@ -1,0 +1,132 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeyedArchivingMacros
+
+/// The `@Archivable` model `FuzzArchivableDecoder` decodes into: every evolution rule in play
+/// (initial values, optionals with and without them, former keys, ignored and fallback
+/// properties, kept unknown fields, class names, a version with a two-step migration, enums with
+/// unknown cases, a generic type, a shared final class). No floating-point values, so that `==`
+/// compares exactly.
+@Archivable(
+    version: 3,
+    previousVersion: ArchivableFuzzModelV2.self,
+    className: "Fuzz.Model",
+    formerClassNames: ["Fuzz.OldModel"]
+)
+struct ArchivableFuzzModel: Equatable {
+    var name: String
+    var count = 0
+    var nickname: String?
+    var motto: String? = "purr"
+    @ArchiveKey("tags", "labels") var tags: [String] = []
+    @ArchiveIgnored var scratch = 0
+    @ArchiveFallback var mood: Mood = .calm
+    var events: [Event] = []
+    var page = Page<Int>(items: [])
+    var owner: Owner?
+    var friend: Owner?
+    var created = Date(timeIntervalSinceReferenceDate: 0)
+    var unknownFields = ArchiveUnknownFields()
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.name == rhs.name && lhs.count == rhs.count && lhs.nickname == rhs.nickname && lhs.motto == rhs.motto
+            && lhs.tags == rhs.tags && lhs.mood == rhs.mood && lhs.events == rhs.events && lhs.page == rhs.page
+            && lhs.owner?.name == rhs.owner?.name && lhs.friend?.name == rhs.friend?.name
+            && lhs.created == rhs.created
+    }
+}
+
+extension ArchivableFuzzModel {
+    init(migratingFrom old: ArchivableFuzzModelV2) {
+        self.init(name: old.name, count: old.count, tags: old.labels.split(separator: " ").map(String.init))
+    }
+}
+
+/// Version 2 of the model: tags were one string.
+@Archivable(version: 2, previousVersion: ArchivableFuzzModelV1.self)
+struct ArchivableFuzzModelV2 {
+    var name: String
+    var count = 0
+    var labels = ""
+}
+
+extension ArchivableFuzzModelV2 {
+    init(migratingFrom old: ArchivableFuzzModelV1) throws {
+        guard old.title.utf8.count < 1000 else { throw MigrationRefused() }
+        self.init(name: old.title, count: old.count ?? 0)
+    }
+}
+
+/// Version 1 of the model.
+@Archivable
+struct ArchivableFuzzModelV1 {
+    var title: String
+    var count: Int?
+}
+
+/// A migration that refuses its input.
+struct MigrationRefused: Error {}
+
+/// A raw-value enum with an unknown case.
+@Archivable
+enum Mood: String, Equatable {
+    case calm, playful
+    @ArchiveUnknownCase case unknown
+}
+
+/// An enum with associated values and an unknown case.
+@Archivable
+enum Event: Equatable {
+    case fed(grams: Int, by: String?)
+    case slept(Int, Int)
+    case purred
+    @ArchiveUnknownCase case unknown
+}
+
+/// A generic type.
+@Archivable
+struct Page<Element>: Equatable where Element: Equatable {
+    var items: [Element]
+    var next: Int?
+}
+
+/// A class reachable from several places.
+@Archivable(className: "Fuzz.Owner")
+final class Owner {
+    var name = ""
+    var pets: [String] = []
+}
+
+extension ArchivableFuzzModel {
+    /// Values whose archives seed the corpus.
+    static var samples: [ArchivableFuzzModel] {
+        let owner = Owner()
+        owner.name = "Ada"
+        owner.pets = ["Tom", "Kit"]
+        return [
+            ArchivableFuzzModel(name: "Tom"),
+            ArchivableFuzzModel(
+                name: "Kit",
+                count: 3,
+                nickname: "K",
+                motto: nil,
+                tags: ["a", "b"],
+                mood: .playful,
+                events: [.fed(grams: 40, by: nil), .slept(1, 2), .purred],
+                page: Page(items: [1, 2], next: 2),
+                owner: owner,
+                friend: owner,
+                created: Date(timeIntervalSinceReferenceDate: 700_000_000)
+            ),
+        ]
+    }
+}
