@@ -58,11 +58,20 @@ struct ArchivableType {
             kind = .structure
         } else if let declaration = declaration.as(ClassDeclSyntax.self) {
             guard declaration.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else {
-                let modifiers =
-                    declaration.modifiers + [DeclModifierSyntax(name: .keyword(.final, trailingTrivia: .space))]
+                // `final` goes right before `class`, after any modifier, taking its leading trivia.
+                let keyword = declaration.classKeyword
+                let final = DeclModifierSyntax(
+                    name: .keyword(.final, leadingTrivia: keyword.leadingTrivia, trailingTrivia: .space)
+                )
                 let fixIt = FixIt(
                     message: ArchivableFixIt.insertFinal,
-                    changes: [.replace(oldNode: Syntax(declaration.modifiers), newNode: Syntax(modifiers))]
+                    changes: [
+                        .replace(
+                            oldNode: Syntax(declaration.modifiers),
+                            newNode: Syntax(declaration.modifiers + [final])
+                        ),
+                        .replaceLeadingTrivia(token: keyword, newTrivia: []),
+                    ]
                 )
                 diagnostics.append(
                     ArchivableDiagnostic.nonFinalClass.diagnose(at: declaration.classKeyword, fixIts: [fixIt])

@@ -1,0 +1,190 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwiftDiagnostics
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@testable import KeyedArchivingMacrosPlugin
+
+/// The errors of `@Archivable` and its attributes: one test per diagnostic.
+@Suite struct ArchivableDiagnosticTests {
+    /// A class that is not final is refused, with a fix-it inserting `final`.
+    @Test func nonFinalClass() {
+        assertArchivable(
+            "@Archivable\nclass Box {\n    var width = 1\n}",
+            expandedSource: "class Box {\n    var width = 1\n}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: ArchivableDiagnostic.nonFinalClass.message,
+                    line: 2,
+                    column: 1,
+                    fixIts: [FixItSpec(message: "insert 'final'")]
+                )
+            ],
+            fixedSource: "@Archivable\nfinal class Box {\n    var width = 1\n}"
+        )
+    }
+
+    /// A protocol is refused.
+    @Test func protocolDeclaration() {
+        assertArchivable(
+            "@Archivable\nprotocol P {}",
+            expandedSource: "protocol P {}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Archivable' applies to structs, final classes and enums, not to protocols",
+                    line: 1,
+                    column: 1
+                )
+            ]
+        )
+    }
+
+    /// A `let` with an initial value offers both fix-its.
+    @Test func letWithInitialValue() {
+        assertArchivable(
+            "@Archivable\nstruct Cat {\n    let lives = 9\n}",
+            expandedSource: "struct Cat {\n    let lives = 9\n}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: ArchivableDiagnostic.letWithInitialValue.message,
+                    line: 3,
+                    column: 5,
+                    fixIts: [
+                        FixItSpec(message: "replace 'let' with 'var'"), FixItSpec(message: "add '@ArchiveIgnored'"),
+                    ]
+                )
+            ]
+        )
+    }
+
+    /// `@ArchiveIgnored` needs an initial value.
+    @Test func ignoredWithoutInitialValue() {
+        assertArchivable(
+            "@Archivable\nstruct Cat {\n    @ArchiveIgnored var lives: Int\n}",
+            expandedSource: "struct Cat {\n    var lives: Int\n}",
+            diagnostics: [
+                DiagnosticSpec(message: "'@ArchiveIgnored' needs a property with an initial value", line: 3, column: 5)
+            ]
+        )
+    }
+
+    /// A key repeated in one `@ArchiveKey` offers its removal.
+    @Test func repeatedKey() {
+        assertArchivable(
+            "@Archivable\nstruct Cat {\n    @ArchiveKey(\"a\", \"b\", \"a\") var name = \"\"\n}",
+            expandedSource: "struct Cat {\n    var name = \"\"\n}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'a' is already named in this '@ArchiveKey'",
+                    line: 3,
+                    column: 27,
+                    fixIts: [FixItSpec(message: "remove the repeated 'a'")]
+                )
+            ],
+            fixedSource: "@Archivable\nstruct Cat {\n    @ArchiveKey(\"a\", \"b\") var name = \"\"\n}"
+        )
+    }
+
+    /// Two properties claiming one key: the later one is reported.
+    @Test func duplicateKey() {
+        assertArchivable(
+            "@Archivable\nstruct Cat {\n    var color = \"\"\n    @ArchiveKey(\"tint\", \"color\") var tint = \"\"\n}",
+            expandedSource: "struct Cat {\n    var color = \"\"\n    var tint = \"\"\n}",
+            diagnostics: [
+                DiagnosticSpec(message: "the key 'color' is already used by 'color'", line: 4, column: 5)
+            ]
+        )
+    }
+
+    /// `@ArchiveUnknownCase` on a property is reported by the attribute itself.
+    @Test func misplacedUnknownCase() {
+        assertArchivable(
+            "@Archivable\nstruct Cat {\n    @ArchiveUnknownCase var name = \"\"\n}",
+            expandedSource: "struct Cat {\n    var name = \"\"\n}",
+            diagnostics: [
+                DiagnosticSpec(message: "'@ArchiveUnknownCase' applies to enum cases only", line: 3, column: 5)
+            ]
+        )
+    }
+
+    /// Versions on an enum are refused.
+    @Test func versionOnEnum() {
+        assertArchivable(
+            "@Archivable(version: 2)\nenum Mood {\n    case calm\n}",
+            expandedSource: "enum Mood {\n    case calm\n}",
+            diagnostics: [
+                DiagnosticSpec(message: ArchivableDiagnostic.versionOnEnum.message, line: 1, column: 13)
+            ]
+        )
+    }
+
+    /// `unversionedVersion` above `version` is refused.
+    @Test func unversionedAboveVersion() {
+        assertArchivable(
+            "@Archivable(version: 1, unversionedVersion: 2)\nstruct Cat {\n    var name: String\n}",
+            expandedSource: "struct Cat {\n    var name: String\n}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'unversionedVersion' cannot be greater than 'version'",
+                    line: 1,
+                    column: 45
+                )
+            ]
+        )
+    }
+
+    /// A type with its own `init(from:)` is refused.
+    @Test func ownInitializer() {
+        assertArchivable(
+            "@Archivable\nstruct Cat {\n    init(from decoder: any Decoder) throws {}\n}",
+            expandedSource: "struct Cat {\n    init(from decoder: any Decoder) throws {}\n}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'@Archivable' generates 'init(from:)'; remove this declaration",
+                    line: 3,
+                    column: 5
+                )
+            ]
+        )
+    }
+}
+
+/// The analysis helpers, without expanding anything.
+@Suite struct ArchivedPropertyTests {
+    /// The property a declaration declares.
+    func property(_ source: String) -> ArchivedProperty? {
+        var diagnostics: [Diagnostic] = []
+        let file = Parser.parse(source: source)
+        guard let variable = file.statements.first?.item.as(VariableDeclSyntax.self) else { return nil }
+        return ArchivedProperty.parse(variable, diagnostics: &diagnostics)?.first
+    }
+
+    @Test func rules() {
+        #expect(self.property("var a: Int")?.rule == .required)
+        #expect(self.property("var a: Int?")?.rule == .optional)
+        #expect(self.property("var a: Optional<Int> = nil")?.rule == .optional)
+        #expect(self.property("var a = 1")?.rule == .defaulted)
+        #expect(self.property("var a: Int? = 2")?.rule == .optionalDefaulted)
+        #expect(self.property("var a = ArchiveUnknownFields()")?.isUnknownFields == true)
+        #expect(self.property("@ArchiveKey(\"b\", \"c\") var a = 1")?.keys == ["b", "c"])
+        #expect(self.property("static var a = 1") == nil)
+    }
+
+    @Test func codingKeyNamesAreUniqued() {
+        let names = CodingKeyNames(names: ["a", "a_1"], keys: [["a", "x"], ["a_1"]], versionKey: "v")
+        #expect(names.entryCaseNames == [["a", "a_1_"], ["a_1"]])
+        #expect(names.versionCaseName == "_archiveVersion")
+        #expect(names.cases.map(\.rawValue) == ["a", "a_1", "x", "v"])
+    }
+}
