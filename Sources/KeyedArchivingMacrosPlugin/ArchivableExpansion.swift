@@ -166,9 +166,7 @@ extension ArchivableType {
                 "try KeyedArchiving.ArchiveEvolution.decodeOptional(into: &self.\(property.name), from: container, forKey: \(key))"
         }
         guard property.isFallback else { return [statement] }
-        let currentCase = CodingKeyNames.bare(property.name)
         let caseName = property.name
-        _ = currentCase
         return [
             "do {",
             "    \(statement)",
