@@ -28,9 +28,6 @@ struct ArchivableArguments {
     /// The version arguments given, for refusing them on an enum.
     var versionArguments: [LabeledExprSyntax] = []
 
-    /// Whether the keys carry a version: it is written, or read to migrate.
-    var needsVersionKey: Bool { self.version != self.unversionedVersion || self.previousVersion != nil }
-
     /// The version key string.
     var versionKeyString: String { self.versionKey ?? "archiveVersion" }
 

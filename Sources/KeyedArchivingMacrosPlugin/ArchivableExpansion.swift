@@ -101,7 +101,7 @@ extension ArchivableType {
     private func initializer() -> String {
         var lines: [String] = []
         let coded = self.properties.filter(\.isCoded)
-        let usesContainer = !coded.isEmpty || self.arguments.needsVersionKey
+        let usesContainer = !coded.isEmpty || self.keyNames.versionCaseName != nil
         lines.append(
             usesContainer
                 ? "let container = try decoder.container(keyedBy: CodingKeys.self)"
@@ -138,7 +138,7 @@ extension ArchivableType {
         }
         if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
             var keys = self.properties.filter(\.isCoded).flatMap(\.keys)
-            if self.arguments.needsVersionKey { keys.append(self.arguments.versionKeyString) }
+            if self.keyNames.versionCaseName != nil { keys.append(self.arguments.versionKeyString) }
             let list = keys.map(CodingKeyNames.literal).joined(separator: ", ")
             lines.append(
                 "self.\(unknown.name) = try KeyedArchiving.ArchiveUnknownFields(from: decoder, knownKeys: [\(list)])"
@@ -153,11 +153,14 @@ extension ArchivableType {
     private func decodeStatements(_ property: ArchivedProperty, key: String) -> [String] {
         let statement: String
         switch property.rule {
+        // The type is inferred, never spelled: the extension of a nested type cannot always resolve
+        // the names its declaration uses.
         case .required:
-            statement = "self.\(property.name) = try container.decode(\(property.type ?? "_").self, forKey: \(key))"
+            statement =
+                "self.\(property.name) = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: \(key))"
         case .optional:
             statement =
-                "self.\(property.name) = try container.decodeIfPresent(\(property.wrappedType ?? "_").self, forKey: \(key))"
+                "self.\(property.name) = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: \(key))"
         case .defaulted:
             statement =
                 "try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.\(property.name), from: container, forKey: \(key))"
@@ -299,10 +302,8 @@ extension ArchivableType {
             )
             let values = zip(item.values, item.valueKeyNames).map { value, keyName in
                 let label = value.label.map { "\($0): " } ?? ""
-                if let wrapped = value.wrappedType {
-                    return "\(label)try nested.decodeIfPresent(\(wrapped).self, forKey: .\(keyName))"
-                }
-                return "\(label)try nested.decode(\(value.type).self, forKey: .\(keyName))"
+                let method = value.wrappedType == nil ? "decode" : "decodeIfPresent"
+                return "\(label)try KeyedArchiving.ArchiveEvolution.\(method)(from: nested, forKey: .\(keyName))"
             }
             if values.count == 1 {
                 lines.append("    self = .\(item.name)(\(values[0]))")

@@ -212,7 +212,10 @@ struct ArchivableType {
         }
         var owners: [String: String] = [:]
         var valid = true
-        let versionKey = self.arguments.needsVersionKey ? self.arguments.versionKeyString : nil
+        // Every struct and class reads the version, so that data a newer version wrote is refused
+        // even by a type that was never versioned; enums carry none.
+        let versionKey: String?
+        if case .enumeration = self.kind { versionKey = nil } else { versionKey = self.arguments.versionKeyString }
         for entry in entries {
             for key in entry.keys {
                 if let owner = owners[key] {

@@ -24,7 +24,7 @@ enum AppV1 {
         var nickname: String?
         var toy = "ball"
         var weight: Int
-        var mood: AppV1.Mood
+        var mood: Mood
         var tags: String
         var unknownFields = ArchiveUnknownFields()
     }
@@ -48,7 +48,7 @@ enum AppV2 {
         var toy: String? = "ball"
         var weight: Int
         var lives = 9
-        var mood: AppV2.Mood
+        var mood: Mood
         var tags: String
         var unknownFields = ArchiveUnknownFields()
     }

@@ -29,11 +29,18 @@ import Testing
                 extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.name = try container.decode(String.self, forKey: .name)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -74,13 +81,20 @@ import Testing
                         case color
                         case tag
                         case owner
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.color = try container.decodeIfPresent(String.self, forKey: .color)
-                        self.tag = try container.decodeIfPresent(Int.self, forKey: .tag)
-                        self.owner = try container.decodeIfPresent(String.self, forKey: .owner)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.color = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .color)
+                        self.tag = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .tag)
+                        self.owner = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .owner)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -120,10 +134,17 @@ import Testing
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case lives
                         case weight
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     public init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
                         try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.lives, from: container, forKey: .lives)
                         try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.weight, from: container, forKey: .weight)
                     }
@@ -161,10 +182,17 @@ import Testing
                 extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case nickname
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
                         try KeyedArchiving.ArchiveEvolution.decodeOptional(into: &self.nickname, from: container, forKey: .nickname)
                     }
 
@@ -200,10 +228,17 @@ import Testing
                 extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case mood
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
                         do {
                             try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.mood, from: container, forKey: .mood)
                         } catch {
@@ -251,11 +286,18 @@ import Testing
                 }
 
                 extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        _ = try decoder.container(keyedBy: CodingKeys.self)
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -295,13 +337,20 @@ import Testing
                         case name
                         case color
                         case color_1 = "colour"
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.name = try container.decode(String.self, forKey: .name)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
                         try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.color, from: container, forKey: KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [.color, .color_1], in: container))
-                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: decoder, knownKeys: ["name", "color", "colour"])
+                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: decoder, knownKeys: ["name", "color", "colour", "archiveVersion"])
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -350,11 +399,18 @@ import Testing
                         case `default`
                         case color_1_ = "color"
                         case color_2 = "tint"
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.color = try container.decode(String.self, forKey: KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [.color, .color_1_, .color_2], in: container))
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.color = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [.color, .color_1_, .color_2], in: container))
                         try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.color_1, from: container, forKey: .color_1)
                         try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.`default`, from: container, forKey: .`default`)
                     }
@@ -389,11 +445,18 @@ import Testing
                 }
 
                 extension Empty: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        _ = try decoder.container(keyedBy: CodingKeys.self)
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -442,7 +505,7 @@ import Testing
                             self = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)
                             return
                         }
-                        self.name = try container.decode(String.self, forKey: .name)
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
                     }
 
                     package func encode(to encoder: any Swift.Encoder) throws {
@@ -497,7 +560,7 @@ import Testing
                             forKey: ._archiveVersion,
                             decoder: decoder
                         )
-                        self.name = try container.decode(String.self, forKey: .name)
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -533,11 +596,18 @@ import Testing
                 extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.name = try container.decode(String.self, forKey: .name)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -582,8 +652,14 @@ import Testing
 
                     public init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
                         try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.width, from: container, forKey: .width)
-                        self.title = try container.decodeIfPresent(String.self, forKey: .title)
+                        self.title = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .title)
                     }
 
                     public init() {
@@ -594,6 +670,7 @@ import Testing
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case width
                         case title
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
@@ -629,13 +706,20 @@ import Testing
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.name = try container.decode(String.self, forKey: .name)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
                     }
                 }
 
                 extension Box: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -687,8 +771,8 @@ import Testing
                             self.cache = migrated.cache
                             return
                         }
-                        self.name = try container.decode(String.self, forKey: .name)
-                        self.id = try container.decode(Int.self, forKey: .id)
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
+                        self.id = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .id)
                     }
                 }
 
@@ -740,12 +824,19 @@ import Testing
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case items
                         case next
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.items = try container.decode([Element].self, forKey: .items)
-                        self.next = try container.decodeIfPresent(Index.self, forKey: .next)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.items = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .items)
+                        self.next = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .next)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -781,13 +872,20 @@ import Testing
 
                     init(from decoder: any Swift.Decoder) throws where Value: Swift.Codable {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.value = try container.decode(Value.self, forKey: .value)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.value = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .value)
                     }
                 }
 
                 extension Holder: Swift.Decodable, Swift.Encodable where Value: Swift.Codable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case value
+                        case _archiveVersion = "archiveVersion"
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
@@ -964,8 +1062,8 @@ import Testing
                         case .line:
                             let nested = try container.nestedContainer(keyedBy: CodingKeys.LineCodingKeys.self, forKey: .line)
                             self = .line(
-                                try nested.decode(Int.self, forKey: ._0),
-                                label: try nested.decodeIfPresent(String.self, forKey: .label)
+                                try KeyedArchiving.ArchiveEvolution.decode(from: nested, forKey: ._0),
+                                label: try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: nested, forKey: .label)
                             )
                         case .square, .square_1:
                             _ = try container.nestedContainer(keyedBy: CodingKeys.SquareCodingKeys.self, forKey: container.allKeys[0])
@@ -1039,7 +1137,7 @@ import Testing
                         switch container.allKeys[0] {
                         case .one:
                             let nested = try container.nestedContainer(keyedBy: CodingKeys.OneCodingKeys.self, forKey: .one)
-                            self = .one(x: try nested.decode(Int.self, forKey: .x))
+                            self = .one(x: try KeyedArchiving.ArchiveEvolution.decode(from: nested, forKey: .x))
                         }
                     }
 

@@ -34,10 +34,7 @@ func assertArchivable(
     expandedSource expanded: String,
     diagnostics: [DiagnosticSpec] = [],
     fixedSource: String? = nil,
-    fileID: String = #fileID,
-    filePath: String = #filePath,
-    line: Int = #line,
-    column: Int = #column
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
     assertMacroExpansion(
         source,
@@ -48,16 +45,7 @@ func assertArchivable(
         fixedSource: fixedSource,
         indentationWidth: .spaces(4),
         failureHandler: { failure in
-            Issue.record(
-                Comment(rawValue: failure.message),
-                sourceLocation: SourceLocation(
-                    fileID: failure.location.fileID,
-                    filePath: failure.location.filePath,
-                    line: failure.location.line,
-                    column: failure.location.column
-                )
-            )
+            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
         }
     )
-    _ = (fileID, filePath, line, column)
 }
