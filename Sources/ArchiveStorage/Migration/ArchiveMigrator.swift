@@ -31,7 +31,12 @@ import PropertyLists
 /// as older) and ``upgrade`` is set, the closure produces the value instead, typically by decoding
 /// an older model type from the ``MigrationSource``. See <doc:MigratingFromNSCoding>.
 public struct ArchiveMigrator<Value: Codable>: Sendable {
-    /// The schema version written with migrated values and expected of current ones.
+    /// The schema version written with migrated values and expected of current ones: by default
+    /// `Value`'s `archiveVersion` (1 for a type that is not `ArchiveVersioned`).
+    ///
+    /// It is the root type's version: data whose `$top` carries an older `schemaVersion`, and no
+    /// version in its root object, decodes through `Value`'s own migrations from that version (see
+    /// `ArchiveMigrating`) when there is no ``upgrade`` closure.
     public var schemaVersion: Int
     /// Converts data stored with another schema version, or without one, into the current value;
     /// when `nil`, such data is decoded as `Value` directly.
@@ -60,14 +65,15 @@ public struct ArchiveMigrator<Value: Codable>: Sendable {
     /// Creates a migrator.
     /// - Parameters:
     ///   - type: The current model type.
-    ///   - schemaVersion: The current schema version. Defaults to 1.
+    ///   - schemaVersion: The current schema version; `nil` (the default) takes `Value`'s
+    ///     `archiveVersion`, or 1 for a type that is not `ArchiveVersioned`.
     ///   - upgrade: Converts data with another or no schema version; see ``upgrade``.
     public init(
         _ type: Value.Type = Value.self,
-        schemaVersion: Int = 1,
+        schemaVersion: Int? = nil,
         upgrade: (@Sendable (MigrationSource) throws -> Value)? = nil
     ) {
-        self.schemaVersion = schemaVersion
+        self.schemaVersion = schemaVersion ?? ArchiveEvolution.archiveVersion(of: Value.self)
         self.upgrade = upgrade
     }
 

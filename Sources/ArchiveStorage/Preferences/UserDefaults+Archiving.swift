@@ -28,9 +28,10 @@ extension UserDefaults {
     /// - Parameters:
     ///   - value: The value to archive.
     ///   - key: The defaults key.
-    ///   - schemaVersion: When set, the archive also carries this schema version, in the format
-    ///     ``ArchiveMigrator`` writes, so a later ``ArchiveMigrator`` can tell old entries apart.
-    ///     When `nil` (the default), the archive is exactly what `KeyedArchiveEncoder` writes.
+    ///   - schemaVersion: When set, the archive also carries this schema version in `$top`, in the
+    ///     format ``ArchiveMigrator`` writes; reading takes it as the root's version. When `nil`
+    ///     (the default), the archive is exactly what `KeyedArchiveEncoder` writes, and an
+    ///     `ArchiveVersioned` value carries its type's version in its own object.
     ///   - encoder: The encoder: output format and class names.
     /// - Throws: ``ArchiveStorageError`` with ``ArchiveStorageError/Code/encodingFailed``, whose
     ///   ``ArchiveStorageError/underlying`` is the `EncodingError`. Nothing is stored then.

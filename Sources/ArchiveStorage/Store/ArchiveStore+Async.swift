@@ -94,6 +94,12 @@ extension ArchiveStore {
         try await self.perform { () throws(ArchiveStorageError) in try self.moveCorruptEntriesAside() }
     }
 
+    /// Saves outdated entries again in the current version; see ``rewriteOutdatedEntries()-6lujx``.
+    @discardableResult
+    public func rewriteOutdatedEntries() async throws(ArchiveStorageError) -> [String] {
+        try await self.perform { () throws(ArchiveStorageError) in try self.rewriteOutdatedEntries() }
+    }
+
     /// Waits until the maintenance started when the store was opened has finished; see
     /// ``waitForBackgroundMaintenance()-1ujbq``.
     public func waitForBackgroundMaintenance() async {

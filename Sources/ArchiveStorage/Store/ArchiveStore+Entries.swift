@@ -45,6 +45,11 @@ struct EntryLocation: Sendable {
 
 extension ArchiveStore {
     /// The store clock's current time in seconds since 1970.
+    /// The schema version written in every entry: the configuration's, or the value type's.
+    var schemaVersion: UInt32 {
+        self.configuration.schemaVersion ?? UInt32(clamping: ArchiveEvolution.archiveVersion(of: Value.self))
+    }
+
     func now() -> Double {
         self.configuration.clock().timeIntervalSince1970
     }
@@ -182,7 +187,15 @@ extension ArchiveStore {
         }
         let decoded: any Decodable
         do {
-            decoded = try format.decode(Value.self, Data(entry.payload))
+            let payload = Data(entry.payload)
+            if entry.prefix.schemaVersion == 0 {
+                decoded = try format.decode(Value.self, payload)
+            } else {
+                // The entry's version is the value's when its object carries none (0: unknown).
+                decoded = try ArchiveEvolution.$rootVersion.withValue(Int(entry.prefix.schemaVersion)) {
+                    try format.decode(Value.self, payload)
+                }
+            }
         } catch {
             throw ArchiveStorageError(.decodingFailed, key: key, path: path, underlying: error)
         }
@@ -213,7 +226,7 @@ extension ArchiveStore {
         return EntryFormat.encode(
             key: key,
             formatIdentifier: self.configuration.format.identifier,
-            schemaVersion: self.configuration.schemaVersion,
+            schemaVersion: self.schemaVersion,
             expiry: expiry,
             payload: payload
         )

@@ -22,11 +22,16 @@ public struct ArchiveStoreConfiguration: Sendable {
     /// Formats the store reads besides ``format`` and ``ArchiveValueFormat/builtIn``.
     public var additionalFormats: [ArchiveValueFormat] = []
 
-    /// The schema version stored in every entry this store saves. Defaults to 0.
+    /// The schema version stored in every entry this store saves; `nil` (the default) takes the
+    /// value type's version: its `archiveVersion` if it is `ArchiveVersioned` (every `@Archivable`
+    /// type is), else 1.
     ///
-    /// Raise it when the value type changes shape; ``ArchiveStore/info(forKey:)-13my1`` then tells
-    /// which entries an earlier version saved.
-    public var schemaVersion: UInt32 = 0
+    /// ``ArchiveStore/info(forKey:)-13my1`` tells which entries an earlier version saved, and
+    /// ``ArchiveStore/rewriteOutdatedEntries()-6lujx`` saves them again in the current version. When
+    /// an entry's value carries no version of its own (it was saved before its type was versioned),
+    /// the entry's schema version is taken as the value's; 0, what stores wrote by default before
+    /// types carried versions, means unknown.
+    public var schemaVersion: UInt32?
 
     /// The expiration of entries saved without one of their own. Defaults to
     /// ``ArchiveExpiration/never``.

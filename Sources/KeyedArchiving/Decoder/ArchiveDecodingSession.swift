@@ -167,6 +167,29 @@ internal final class ArchiveDecodingSession {
         return try self.read(self.reader.value(of: self.topTable, at: position))
     }
 
+    /// The integer stored beside the root under `schemaVersion` in `$top`, inline or as an
+    /// integer object, as `ArchiveMigrator` writes the root's version; `nil` if there is none.
+    func topSchemaVersion() -> Int? {
+        guard self.topTable.count > 1, var value = try? self.topValue(forKey: "schemaVersion") else { return nil }
+        if case .uid(let uid) = value {
+            guard let object = try? self.object(at: uid) else { return nil }
+            value = object
+        }
+        guard case .integer(let integer) = value, let signed = integer.int64Value else { return nil }
+        return Int(exactly: signed)
+    }
+
+    /// Decodes the root value, with the `schemaVersion` of `$top`, if any, as the root's version
+    /// (see ``ArchiveEvolution/rootVersion``).
+    func decodeRoot<T: Decodable>(_ type: T.Type, stored: InPlaceValue) throws -> T {
+        guard let version = self.topSchemaVersion() else {
+            return try self.decodeTopLevel(type, stored: stored, codingPath: .root)
+        }
+        return try ArchiveEvolution.$rootVersion.withValue(version) {
+            try self.decodeTopLevel(type, stored: stored, codingPath: .root)
+        }
+    }
+
     /// The value of the root object: under `root`, or under the only top-level key.
     /// - Throws: `DecodingError.keyNotFound` if there is neither.
     func rootValue() throws -> InPlaceValue {

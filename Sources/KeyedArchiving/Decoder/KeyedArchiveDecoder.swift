@@ -45,7 +45,9 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Decodes the root object of an archive.
     ///
     /// The root is the object under the `$top` key `root`; an archive without `root` but with exactly
-    /// one top-level key decodes the object under that key. A binary archive is read in place: no
+    /// one top-level key decodes the object under that key. An integer `schemaVersion` beside it in
+    /// `$top` (as `ArchiveMigrator` writes it) is the root's version for an ``ArchiveVersioned``
+    /// type whose object carries none. A binary archive is read in place: no
     /// tree of the property list is built, and only the objects the value reaches are read.
     /// - Parameters:
     ///   - type: The type to decode.
@@ -56,7 +58,7 @@ public struct KeyedArchiveDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type = T.self, from data: some DataProtocol) throws -> T {
         do throws(any Error) {
             let session = try ArchiveDecodingSession(bytes: data, options: self.options)
-            return try session.decodeTopLevel(type, stored: session.rootValue(), codingPath: .root)
+            return try session.decodeRoot(type, stored: session.rootValue())
         } catch {
             throw Self.reportedError(error, reading: data, limits: self.limits)
         }
@@ -71,7 +73,7 @@ public struct KeyedArchiveDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type = T.self, from archive: KeyedArchive) throws -> T {
         do throws(any Error) {
             let session = try ArchiveDecodingSession(archive: archive, options: self.options)
-            return try session.decodeTopLevel(type, stored: session.rootValue(), codingPath: .root)
+            return try session.decodeRoot(type, stored: session.rootValue())
         } catch let error as KeyedArchiveError {
             throw DecodingError.archiveUnreadable(error)
         }

@@ -88,7 +88,9 @@ public enum ArchiveEvolution {
 
     /// The first of a property's keys that the container holds, or the first key when it holds none
     /// (so that a missing value is reported under the current key).
-    /// - Parameter keys: The current key, then the former ones; not empty.
+    /// - Parameters:
+    ///   - keys: The current key, then the former ones; not empty.
+    ///   - container: The container of the value being decoded.
     @inlinable
     public static func firstPresentKey<Key: CodingKey>(of keys: [Key], in container: KeyedDecodingContainer<Key>) -> Key
     {
@@ -126,7 +128,10 @@ public enum ArchiveEvolution {
 
     /// Reports that an enum decoded a stored case or raw value it does not know as its case marked
     /// `@ArchiveUnknownCase`.
-    /// - Parameter stored: The stored case name or raw value, as text.
+    /// - Parameters:
+    ///   - stored: The stored case name or raw value, as text.
+    ///   - type: The enum.
+    ///   - decoder: The decoder of the enum's value, whose `userInfo` may hold a recorder.
     public static func recordUnknownCase(_ stored: String, decoding type: Any.Type, decoder: any Decoder) {
         Self.report(
             ArchiveFallback(
@@ -148,9 +153,15 @@ public enum ArchiveEvolution {
 
     // MARK: Versions
 
-    /// The version a value was stored with: the integer under `key`; when it is absent, the root
-    /// version passed in `userInfo` under `CodingUserInfoKey.archiveRootVersion` for the root
-    /// value, else `Value.unversionedArchiveVersion`.
+    /// The version of a root value whose object carries none, when the data says it elsewhere: the
+    /// `schemaVersion` beside `root` in `$top` (as `ArchiveMigrator` writes it), or an
+    /// `ArchiveStore` entry's schema version. Bound with `$rootVersion.withValue(_:operation:)`
+    /// around a decoding.
+    @TaskLocal package static var rootVersion: Int?
+
+    /// The version a value was stored with: the integer under `key`; when it is absent, for the
+    /// root value, the version the data stores beside it (the `schemaVersion` of `$top`, an
+    /// `ArchiveStore` entry's schema version); else `Value.unversionedArchiveVersion`.
     /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
     ///   `Value.archiveVersion` (its underlying error has the code
     ///   ``KeyedArchiveError/Code/typeVersionTooNew``), or is not an integer.
@@ -163,7 +174,7 @@ public enum ArchiveEvolution {
         let version: Int
         if container.contains(key), let stored = try container.decodeIfPresent(Int.self, forKey: key) {
             version = stored
-        } else if decoder.codingPath.isEmpty, let root = decoder.userInfo[.archiveRootVersion] as? Int {
+        } else if decoder.codingPath.isEmpty, let root = Self.rootVersion {
             version = root
         } else {
             version = Value.unversionedArchiveVersion

@@ -101,10 +101,4 @@ public final class ArchiveFallbackRecorder: Sendable {
 extension CodingUserInfoKey {
     /// The key of the ``ArchiveFallbackRecorder`` that `@Archivable` types report fallbacks to.
     public static let archiveFallbackRecorder = CodingUserInfoKey(rawValue: "KeyedArchiving.fallbackRecorder")!
-
-    /// The key of the version of a root value stored without one of its own, as an `Int`: data
-    /// stored with its version beside it (the `schemaVersion` of `$top`, an `ArchiveStore` entry's
-    /// header) passes it here, and the root's ``ArchiveVersioned`` type reads it when its object
-    /// carries no version.
-    public static let archiveRootVersion = CodingUserInfoKey(rawValue: "KeyedArchiving.rootVersion")!
 }

@@ -44,6 +44,15 @@ extension ArchiveVersioned {
     public static var defaultVersionKey: String { "archiveVersion" }
 }
 
+extension ArchiveEvolution {
+    /// The version `type` writes: its ``ArchiveVersioned/archiveVersion``, or 1 for a type that is
+    /// not ``ArchiveVersioned``. `ArchiveStore`, `ArchiveMigrator` and the `UserDefaults` helpers
+    /// take their schema version from it.
+    public static func archiveVersion(of type: Any.Type) -> Int {
+        (type as? any ArchiveVersioned.Type)?.archiveVersion ?? 1
+    }
+}
+
 /// A versioned type that converts data stored by its previous version.
 ///
 /// The previous version is an ordinary type, kept under another name (`CatV2`), that decodes with
