@@ -53,7 +53,7 @@ def parse(text):
     name = None
     columns = []
     for line in text.splitlines():
-        heading = re.match(r"^#{2,4}\s+(\S+\.(?:parse|write|encode|decode)/\S+)\s*$", line)
+        heading = re.match(r"^#{2,4}\s+(\S+\.(?:parse|write|encode|decode)(?:Archivable)?/\S+)\s*$", line)
         if heading:
             name = heading.group(1)
             results[name] = {}

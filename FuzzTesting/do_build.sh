@@ -23,7 +23,10 @@ done
 SCRATCH="${FUZZ_SCRATCH_PATH:-.build-fuzz}"
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder FuzzArchivableDecoder)
-FLAGS=(-c "$CONFIG" --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+# lld, the toolchain's linker: gold stops with an internal error ("format_file_lineno") linking the
+# macro plugin of KeyedArchivingMacros with the sanitizer runtimes, which every target here gets.
+FLAGS=(-c "$CONFIG" --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+  -Xswiftc -use-ld=lld)
 # One product at a time: a plain `swift build` would also build (and instrument) the parent
 # package's karchive tool and its argument-parser dependency, which the fuzzers do not need.
 for target in "${TARGETS[@]}"; do

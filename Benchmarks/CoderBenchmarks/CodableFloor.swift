@@ -277,7 +277,9 @@ private struct FloorKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { [] }
 
-    func contains(_ key: Key) -> Bool { true }
+    /// Every key is on the tape but the version key of `@Archivable` types, which they read and,
+    /// at version 1, never write.
+    func contains(_ key: Key) -> Bool { key.stringValue != "archiveVersion" }
     func decodeNil(forKey key: Key) throws -> Bool { self.decoder.nextIsNull() }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try self.decoder.bool() }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try self.decoder.string() }

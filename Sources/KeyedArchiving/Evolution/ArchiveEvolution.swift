@@ -165,35 +165,56 @@ public enum ArchiveEvolution {
     /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
     ///   `Value.archiveVersion` (its underlying error has the code
     ///   ``KeyedArchiveError/Code/typeVersionTooNew``), or is not an integer.
+    @inlinable
     public static func decodeVersion<Value: ArchiveVersioned, Key: CodingKey>(
         of type: Value.Type,
         from container: KeyedDecodingContainer<Key>,
         forKey key: Key,
         decoder: any Decoder
     ) throws -> Int {
+        // Every value of every `@Archivable` struct and class comes here: the usual case, no stored
+        // version, costs one key lookup.
         let version: Int
         if container.contains(key), let stored = try container.decodeIfPresent(Int.self, forKey: key) {
             version = stored
-        } else if decoder.codingPath.isEmpty, let root = Self.rootVersion {
-            version = root
         } else {
-            version = Value.unversionedArchiveVersion
+            version = Self.absentVersion(unversioned: Value.unversionedArchiveVersion, decoder: decoder)
         }
         guard version <= Value.archiveVersion else {
-            let error = KeyedArchiveError(
-                .typeVersionTooNew,
-                reason:
-                    "\(Value.self) version \(version) is newer than version \(Value.archiveVersion), which this code reads"
-            )
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: container.codingPath + [key],
-                    debugDescription: error.reason,
-                    underlyingError: error
-                )
+            throw Self.versionTooNew(
+                version,
+                of: Value.self,
+                current: Value.archiveVersion,
+                at: container.codingPath + [key]
             )
         }
         return version
+    }
+
+    /// The version of a value that stores none: the root's version bound in ``rootVersion`` for the
+    /// root value, else `unversioned`.
+    @usableFromInline
+    internal static func absentVersion(unversioned: Int, decoder: any Decoder) -> Int {
+        guard let root = Self.rootVersion, decoder.codingPath.isEmpty else { return unversioned }
+        return root
+    }
+
+    /// The error for a value stored by a newer version of its type than `current`.
+    @usableFromInline
+    @inline(never)
+    internal static func versionTooNew(
+        _ version: Int,
+        of type: Any.Type,
+        current: Int,
+        at codingPath: [any CodingKey]
+    ) -> DecodingError {
+        let error = KeyedArchiveError(
+            .typeVersionTooNew,
+            reason: "\(type) version \(version) is newer than version \(current), which this code reads"
+        )
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: codingPath, debugDescription: error.reason, underlyingError: error)
+        )
     }
 
     /// Writes `Value.archiveVersion` under `key` when it differs from
