@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 
 /// The cases of a generated `CodingKeys` enum: one per property (or enum case), then one per
@@ -175,13 +176,8 @@ struct ArchiveAttributes {
     }
 }
 
-/// The value of a string literal without interpolation, or `nil` for any other expression.
+/// The value of a string literal without interpolation, escapes resolved (`"a\\"b"` is `a"b`), or
+/// `nil` for any other expression.
 func stringLiteral(_ expression: ExprSyntax) -> String? {
-    guard let literal = expression.as(StringLiteralExprSyntax.self) else { return nil }
-    var text = ""
-    for segment in literal.segments {
-        guard case .stringSegment(let part) = segment else { return nil }
-        text += part.content.text
-    }
-    return text
+    expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue
 }

@@ -161,9 +161,14 @@ struct Nothing: Equatable {}
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// Decodes `text`.
+    /// Where the fallbacks of ``decode(_:_:)`` go, so that the tests can check them.
+    let recorder = ArchiveFallbackRecorder()
+
+    /// Decodes `text`, reporting fallbacks to ``recorder``.
     func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
+        let decoder = JSONDecoder()
+        decoder.userInfo[.archiveFallbackRecorder] = self.recorder
+        return try decoder.decode(type, from: Data(text.utf8))
     }
 
     @Test func structRoundTripsAndKeepsUnknownFields() throws {
@@ -181,6 +186,7 @@ struct Nothing: Equatable {}
         #expect(old.nickname == nil)
         #expect(old.unknownFields.keys == ["extra"])
         #expect(try self.json(old).contains(#""extra":5"#))
+        #expect(self.recorder.fallbacks.map(\.key) == ["mood"])
     }
 
     @Test func structMatchesSynthesized() throws {
@@ -223,6 +229,8 @@ struct Nothing: Equatable {}
         #expect(throws: DecodingError.self) { try self.decode(CompileShape.self, #"{"dot":{},"square":{}}"#) }
         #expect(try self.json(CompileMood.grumpy) == #""grumpy""#)
         #expect(try self.decode(CompileMood.self, #""sleepy""#) == .unknown)
+        #expect(self.recorder.fallbacks.map(\.key) == ["circle", "sleepy"])
+        #expect(self.recorder.fallbacks.allSatisfy { $0.kind == .unknownCase })
     }
 
     @Test func versionsMigrateStepByStep() throws {

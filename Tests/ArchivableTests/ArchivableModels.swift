@@ -177,3 +177,11 @@ struct FullProfile: Equatable {
     var friends: [Pet]
     var note: String?
 }
+
+/// Keys that need escapes, or start with `$` (which archives escape), or are not identifiers.
+@Archivable
+struct OddKeys: Equatable {
+    @ArchiveKey("say \"hi\"") var greeting = ""
+    @ArchiveKey("$price", "price") var price = 0
+    @ArchiveKey("first name") var firstName = ""
+}

@@ -169,6 +169,18 @@ import Testing
         #expect(try JSONDecoder().decode(Settings.self, from: all).volume == 8)
     }
 
+    @Test func keysNeedingEscapesRoundTripWithEveryCoder() throws {
+        let value = OddKeys(greeting: "hello", price: 3, firstName: "Ada")
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any]
+        #expect(Set(json?.keys.map { $0 } ?? []) == ["say \"hi\"", "$price", "first name"])
+        #expect(try JSONDecoder().decode(OddKeys.self, from: JSONEncoder().encode(value)) == value)
+        #expect(try KeyedArchiveDecoder().decode(OddKeys.self, from: KeyedArchiveEncoder().encode(value)) == value)
+        #expect(try JSONDecoder().decode(OddKeys.self, from: Data(#"{"price":7}"#.utf8)).price == 7)
+        // NSKeyedArchiver escapes a key starting with `$` with another `$`; so does our encoder.
+        let archive = try KeyedArchiveEncoder().encodeArchive(value)
+        #expect(archive.objects.contains { $0.dictionaryValue?["$$price"] == .integer(3) })
+    }
+
     @Test func ignoredPropertiesAreNeitherWrittenNorRead() throws {
         var settings = Settings(theme: "dark")
         settings.cache = ["hot"]

@@ -1,0 +1,233 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwiftDiagnostics
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+import Testing
+
+@testable import KeyedArchivingMacrosPlugin
+
+/// Every diagnostic of `@Archivable` and its attributes, by its exact message: a declaration that
+/// misuses the macros, and what the expansion reports (``ArchivableDiagnosticTests`` checks
+/// positions and fix-its where they matter).
+@Suite struct ArchivableDiagnosticCatalogTests {
+    /// One misuse and the messages it must produce.
+    struct Misuse: CustomTestStringConvertible, Sendable {
+        let name: String
+        let source: String
+        let messages: [String]
+
+        var testDescription: String { self.name }
+    }
+
+    static let misuses: [Misuse] = [
+        Misuse(
+            name: "actor",
+            source: "@Archivable\nactor Counter {\n    var count = 0\n}",
+            messages: ["'@Archivable' applies to structs, final classes and enums, not to actors"]
+        ),
+        Misuse(
+            name: "own CodingKeys",
+            source: "@Archivable\nstruct Cat {\n    var name: String\n    enum CodingKeys: CodingKey { case name }\n}",
+            messages: ["'@Archivable' generates 'CodingKeys'; remove this declaration"]
+        ),
+        Misuse(
+            name: "own encode(to:)",
+            source:
+                "@Archivable\nstruct Cat {\n    var name: String\n    func encode(to encoder: any Encoder) throws {}\n}",
+            messages: ["'@Archivable' generates 'encode(to:)'; remove this declaration"]
+        ),
+        Misuse(
+            name: "fallback without initial value",
+            source: "@Archivable\nstruct Cat {\n    @ArchiveFallback var mood: Int\n}",
+            messages: ["'@ArchiveFallback' needs a property with an initial value"]
+        ),
+        Misuse(
+            name: "ignored and fallback",
+            source: "@Archivable\nstruct Cat {\n    @ArchiveIgnored @ArchiveFallback var mood = 1\n}",
+            messages: ["'@ArchiveIgnored' and '@ArchiveFallback' cannot both apply to one property"]
+        ),
+        Misuse(
+            name: "empty key",
+            source: "@Archivable\nstruct Cat {\n    @ArchiveKey(\"\") var name = \"\"\n}",
+            messages: ["an archive key cannot be empty"]
+        ),
+        Misuse(
+            name: "key not a literal",
+            source: "@Archivable\nstruct Cat {\n    @ArchiveKey(Cat.key) var name = \"\"\n}",
+            messages: ["'@ArchiveKey' must be a string literal"]
+        ),
+        Misuse(
+            name: "key with interpolation",
+            source: "@Archivable\nstruct Cat {\n    @ArchiveKey(\"a\\(1)\") var name = \"\"\n}",
+            messages: ["'@ArchiveKey' must be a string literal"]
+        ),
+        Misuse(
+            name: "two ArchiveKey attributes",
+            source: "@Archivable\nstruct Cat {\n    @ArchiveKey(\"a\") @ArchiveKey(\"b\") var name = \"\"\n}",
+            messages: ["'@ArchiveKey' can appear only once on a declaration"]
+        ),
+        Misuse(
+            name: "property named like the version key",
+            source: "@Archivable\nstruct Cat {\n    var archiveVersion = 1\n}",
+            messages: ["the key 'archiveVersion' is the type's version key"]
+        ),
+        Misuse(
+            name: "property keyed like a chosen version key",
+            source: "@Archivable(versionKey: \"v\")\nstruct Cat {\n    @ArchiveKey(\"v\") var value = 1\n}",
+            messages: ["the key 'v' is the type's version key"]
+        ),
+        Misuse(
+            name: "two unknown-fields properties",
+            source:
+                "@Archivable\nstruct Cat {\n    var a = ArchiveUnknownFields()\n    var b = ArchiveUnknownFields()\n}",
+            messages: ["a type can keep its unknown fields in one 'ArchiveUnknownFields' property only"]
+        ),
+        Misuse(
+            name: "unknown fields without initial value",
+            source: "@Archivable\nstruct Cat {\n    var extra: ArchiveUnknownFields\n}",
+            messages: ["an 'ArchiveUnknownFields' property must be a 'var' with an initial value"]
+        ),
+        Misuse(
+            name: "unknown fields in a let",
+            source: "@Archivable\nstruct Cat {\n    let extra = ArchiveUnknownFields()\n}",
+            messages: ["an 'ArchiveUnknownFields' property must be a 'var' with an initial value"]
+        ),
+        Misuse(
+            name: "class name not a literal",
+            source: "@Archivable(className: Cat.name)\nstruct Cat {\n    var name = \"\"\n}",
+            messages: ["'className' must be a string literal"]
+        ),
+        Misuse(
+            name: "former class names without a class name",
+            source: "@Archivable(formerClassNames: [\"Old.Cat\"])\nstruct Cat {\n    var name = \"\"\n}",
+            messages: ["'formerClassNames' needs 'className'"]
+        ),
+        Misuse(
+            name: "version 0",
+            source: "@Archivable(version: 0)\nstruct Cat {\n    var name = \"\"\n}",
+            messages: ["'version' must be 1 or more"]
+        ),
+        Misuse(
+            name: "version not a literal",
+            source: "@Archivable(version: Cat.version)\nstruct Cat {\n    var name = \"\"\n}",
+            messages: ["'version' must be an integer literal"]
+        ),
+        Misuse(
+            name: "lazy property",
+            source: "@Archivable\nstruct Cat {\n    lazy var summary = \"\"\n}",
+            messages: ["a 'lazy' property cannot be archived; mark it '@ArchiveIgnored'"]
+        ),
+        Misuse(
+            name: "attribute on several bindings",
+            source: "@Archivable\nstruct Cat {\n    @ArchiveIgnored var a = 1, b = 2\n}",
+            messages: ["peer macro can only be applied to a single variable"]
+        ),
+        Misuse(
+            name: "ArchiveKey on a function",
+            source: "@Archivable\nstruct Cat {\n    var name = \"\"\n    @ArchiveKey(\"x\") func purr() {}\n}",
+            messages: ["'@ArchiveKey' applies to stored instance properties and enum cases only"]
+        ),
+        Misuse(
+            name: "ArchiveIgnored on a computed property",
+            source:
+                "@Archivable\nstruct Cat {\n    var name = \"\"\n    @ArchiveIgnored var loud: String { name.uppercased() }\n}",
+            messages: ["'@ArchiveIgnored' applies to stored instance properties only"]
+        ),
+        Misuse(
+            name: "ArchiveFallback on a static property",
+            source: "@Archivable\nstruct Cat {\n    var name = \"\"\n    @ArchiveFallback static var count = 0\n}",
+            messages: ["'@ArchiveFallback' applies to stored instance properties only"]
+        ),
+        Misuse(
+            name: "ArchiveIgnored on an enum case",
+            source: "@Archivable\nenum Mood {\n    @ArchiveIgnored case calm\n}",
+            messages: ["'@ArchiveIgnored' applies to stored instance properties only"]
+        ),
+        Misuse(
+            name: "two unknown cases",
+            source:
+                "@Archivable\nenum Mood {\n    case calm\n    @ArchiveUnknownCase case a\n    @ArchiveUnknownCase case b\n}",
+            messages: ["'a' is already the '@ArchiveUnknownCase' case"]
+        ),
+        Misuse(
+            name: "unknown case with associated values",
+            source: "@Archivable\nenum Mood {\n    case calm\n    @ArchiveUnknownCase case other(String)\n}",
+            messages: ["the '@ArchiveUnknownCase' case cannot have associated values"]
+        ),
+        Misuse(
+            name: "ArchiveKey on a raw-value case",
+            source: "@Archivable\nenum Mood: String {\n    @ArchiveKey(\"c\") case calm\n}",
+            messages: [
+                "a case of an enum with raw values is stored as its raw value; '@ArchiveKey' does not apply"
+            ]
+        ),
+        Misuse(
+            name: "two cases claiming one key",
+            source: "@Archivable\nenum Mood {\n    case calm\n    @ArchiveKey(\"still\", \"calm\") case still\n}",
+            messages: ["the key 'calm' is already used by 'calm'"]
+        ),
+    ]
+
+    @Test(arguments: Self.misuses)
+    func misuseIsReported(_ misuse: Misuse) {
+        #expect(Self.messages(expanding: misuse.source) == misuse.messages)
+    }
+
+    /// The messages of the errors the macros report for `source`.
+    static func messages(expanding source: String) -> [String] {
+        let file = Parser.parse(source: source)
+        var contexts: [BasicMacroExpansionContext] = []
+        _ = file.expand(
+            macroSpecs: archivableMacroSpecs,
+            contextGenerator: { node in
+                let context = BasicMacroExpansionContext(
+                    lexicalContext: node.allMacroLexicalContexts(),
+                    sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")]
+                )
+                contexts.append(context)
+                return context
+            },
+            indentationWidth: .spaces(4)
+        )
+        return contexts.flatMap(\.diagnostics).filter { $0.diagMessage.severity == .error }.map(\.message)
+    }
+}
+
+/// Keys written with escapes, and keys that are not identifiers.
+@Suite struct ArchiveKeyLiteralTests {
+    @Test func escapesInKeysAreResolvedAndWrittenBack() {
+        let source = #"""
+            @Archivable
+            struct Cat {
+                @ArchiveKey("say \"hi\"", "back\\slash", "$price", "first name") var name = ""
+            }
+            """#
+        #expect(ArchivableDiagnosticCatalogTests.messages(expanding: source).isEmpty)
+        let file = Parser.parse(source: source)
+        let expanded = file.expand(
+            macroSpecs: archivableMacroSpecs,
+            contextGenerator: { node in
+                BasicMacroExpansionContext(
+                    lexicalContext: node.allMacroLexicalContexts(),
+                    sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")]
+                )
+            },
+            indentationWidth: .spaces(4)
+        ).description
+        #expect(expanded.contains(#"case name = "say \"hi\"""#))
+        #expect(expanded.contains(#"case name_1 = "back\\slash""#))
+        #expect(expanded.contains(#"case name_2 = "$price""#))
+        #expect(expanded.contains(#"case name_3 = "first name""#))
+    }
+}
