@@ -99,6 +99,13 @@ struct LegacyNoteShape1: Codable {
         #expect(throws: DecodingError.self) { try KeyedArchiveDecoder().decode(Note.self, from: unversioned) }
     }
 
+    @Test func aTypeThatWasNeverVersionedIgnoresAStoredSchemaVersion() throws {
+        // An app numbered its schema 5 before its types carried versions; the type is version 1.
+        let data = try ArchiveMigrator(NoteV1.self, schemaVersion: 5).encode(NoteV1(text: "x"))
+        #expect(try KeyedArchiveDecoder().decode(NoteV1.self, from: data).text == "x")
+        #expect(try ArchiveMigrator(NoteV1.self, schemaVersion: 5).decode(from: data).value.text == "x")
+    }
+
     @Test func defaultsValuesStoredWithASchemaVersionMigrate() throws {
         let defaults = try #require(UserDefaults(suiteName: "StoredVersionTests-\(UUID().uuidString)"))
         try defaults.set(

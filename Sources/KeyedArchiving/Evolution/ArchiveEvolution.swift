@@ -160,8 +160,9 @@ public enum ArchiveEvolution {
     @TaskLocal package static var rootVersion: Int?
 
     /// The version a value was stored with: the integer under `key`; when it is absent, for the
-    /// root value, the version the data stores beside it (the `schemaVersion` of `$top`, an
-    /// `ArchiveStore` entry's schema version); else `Value.unversionedArchiveVersion`.
+    /// root value of a versioned type (one whose `archiveVersion` is not its
+    /// `unversionedArchiveVersion`), the version the data stores beside it (the `schemaVersion` of
+    /// `$top`, an `ArchiveStore` entry's schema version); else `Value.unversionedArchiveVersion`.
     /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
     ///   `Value.archiveVersion` (its underlying error has the code
     ///   ``KeyedArchiveError/Code/typeVersionTooNew``), or is not an integer.
@@ -177,6 +178,10 @@ public enum ArchiveEvolution {
         let version: Int
         if container.contains(key), let stored = try container.decodeIfPresent(Int.self, forKey: key) {
             version = stored
+        } else if Value.archiveVersion == Value.unversionedArchiveVersion {
+            // A type that was never versioned takes no version from beside the data: a schema
+            // version stored for other purposes must not make it refuse its own values.
+            version = Value.unversionedArchiveVersion
         } else {
             version = Self.absentVersion(unversioned: Value.unversionedArchiveVersion, decoder: decoder)
         }
