@@ -37,16 +37,27 @@ let package = Package(
         .target(name: "KeyedArchiving", dependencies: ["PropertyLists"]),
         .target(name: "ArchiveStorage", dependencies: ["KeyedArchiving", "PropertyLists"]),
 
-        // `@Archivable` and its attributes: the declarations, and the compiler plugin that expands
-        // them. The runtime support the expansions call lives in KeyedArchiving.
-        .macro(
-            name: "KeyedArchivingMacrosPlugin",
+        // `@Archivable` and its attributes: the declarations (KeyedArchivingMacros), the compiler
+        // plugin that lists the macros, and their implementation in a library of its own. The
+        // expansion tests depend on that library, not on the macro target: a test target that
+        // depends on a macro target makes SwiftPM build the whole test product a second time for
+        // the host, an executable's module (karchive) included, which then fails to import. The
+        // runtime support the expansions call lives in KeyedArchiving.
+        .target(
+            name: "ArchivableMacroSupport",
             dependencies: [
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ]
+        ),
+        .macro(
+            name: "KeyedArchivingMacrosPlugin",
+            dependencies: [
+                "ArchivableMacroSupport",
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
             ]
         ),
@@ -89,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "KeyedArchivingMacrosPluginTests",
             dependencies: [
-                "KeyedArchivingMacrosPlugin",
+                "ArchivableMacroSupport",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),

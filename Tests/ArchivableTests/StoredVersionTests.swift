@@ -139,6 +139,14 @@ struct LegacyNoteShape1: Codable {
         }
     }
 
+    @Test func rewritingLeavesEntriesOfANewerVersionAlone() throws {
+        try withStores(legacyVersion: 9) { newer, current in
+            try newer.save(LegacyNoteShape2(title: "x", body: "y"), forKey: "future")
+            #expect(try current.rewriteOutdatedEntries().isEmpty)
+            #expect(try current.info(forKey: "future")?.schemaVersion == 9)
+        }
+    }
+
     @Test func storeEntriesOfANewerVersionAreRefused() throws {
         try withStores(legacyVersion: 9) { newer, current in
             try newer.save(LegacyNoteShape2(title: "x", body: "y"), forKey: "future")

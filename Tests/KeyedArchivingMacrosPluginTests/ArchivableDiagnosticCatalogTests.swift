@@ -15,7 +15,7 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import Testing
 
-@testable import KeyedArchivingMacrosPlugin
+@testable import ArchivableMacroSupport
 
 /// Every diagnostic of `@Archivable` and its attributes, by its exact message: a declaration that
 /// misuses the macros, and what the expansion reports (``ArchivableDiagnosticTests`` checks

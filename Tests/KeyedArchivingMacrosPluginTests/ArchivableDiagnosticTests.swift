@@ -14,7 +14,7 @@ import SwiftSyntax
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
-@testable import KeyedArchivingMacrosPlugin
+@testable import ArchivableMacroSupport
 
 /// The errors of `@Archivable` and its attributes: one test per diagnostic.
 @Suite struct ArchivableDiagnosticTests {

@@ -14,7 +14,7 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
-@testable import KeyedArchivingMacrosPlugin
+@testable import ArchivableMacroSupport
 
 /// The macros under test, with the conformances the compiler passes to `@Archivable`.
 let archivableMacroSpecs: [String: MacroSpec] = [

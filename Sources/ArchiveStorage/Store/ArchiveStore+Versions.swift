@@ -16,7 +16,8 @@ import Foundation
 
 extension ArchiveStore {
     /// Saves again, in the current schema version and format, every unexpired entry that an
-    /// earlier version of the value type saved.
+    /// earlier version of the value type saved (schema version 0, from releases before types
+    /// carried versions, counts as earlier); entries a newer version saved are left alone.
     ///
     /// Entries of an older version already load as the current type (its migrations run on every
     /// load); rewriting them runs the migrations once, and lets a later version of the app drop
@@ -38,8 +39,8 @@ extension ArchiveStore {
                 () throws(ArchiveStorageError) -> Bool in
                 guard let (entry, _) = try self.readEntry(key: key, location: location, isLocked: true),
                     entry.prefix.expiry > self.now(),
-                    entry.prefix.schemaVersion != current
-                        || entry.formatIdentifier != self.configuration.format.identifier
+                    // Older only: an entry a newer release saved is left for that release.
+                    entry.prefix.schemaVersion < current
                 else { return false }
                 let value = try self.decodeValue(of: entry, key: key, path: location.path)
                 let expiry = entry.prefix.expiry

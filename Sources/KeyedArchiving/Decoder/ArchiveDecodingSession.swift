@@ -175,7 +175,8 @@ internal final class ArchiveDecodingSession {
             guard let object = try? self.object(at: uid) else { return nil }
             value = object
         }
-        guard case .integer(let integer) = value, let signed = integer.int64Value else { return nil }
+        // 0 is what stores wrote before types carried versions: no version known.
+        guard case .integer(let integer) = value, let signed = integer.int64Value, signed > 0 else { return nil }
         return Int(exactly: signed)
     }
 
