@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets with libFuzzer and AddressSanitizer into .build-fuzz (release).
+# Builds the fuzz targets with libFuzzer and AddressSanitizer into .build-fuzz (release, or
+# FUZZ_CONFIG's configuration).
 #
 #   ./do_build.sh            build
 #   ./do_build.sh --debug    build the debug configuration instead
@@ -8,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-CONFIG=release
+CONFIG="${FUZZ_CONFIG:-release}"
 RUN_REGRESSIONS=no
 for arg in "$@"; do
   case "$arg" in

@@ -17,7 +17,7 @@ TARGET="$1"
 SECONDS_TO_RUN="$2"
 shift 2
 
-BIN="$(swift build -c release --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}" --show-bin-path)"
+BIN="$(swift build -c "${FUZZ_CONFIG:-release}" --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}" --show-bin-path)"
 if [[ ! -x "$BIN/$TARGET" ]]; then
   echo "error: $BIN/$TARGET not built; run ./do_build.sh" >&2
   exit 2

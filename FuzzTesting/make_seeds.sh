@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 FIXTURES=../Tests/TestSupport/Fixtures/apple
-BIN="$(swift build -c release --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}" --show-bin-path)"
+BIN="$(swift build -c "${FUZZ_CONFIG:-release}" --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}" --show-bin-path)"
 MAX_SIZE=20480
 
 rm -rf Corpus
