@@ -26,8 +26,10 @@ export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder FuzzArchivableDecoder)
 # lld, the toolchain's linker: gold stops with an internal error ("format_file_lineno") linking the
 # macro plugin of KeyedArchivingMacros with the sanitizer runtimes, which every target here gets.
+# --gc-sections, which release links pass anyway: it drops libFuzzer's own `main`, which the plugin
+# (whose `main` is its own) would otherwise pull in, with its undefined LLVMFuzzerTestOneInput.
 FLAGS=(-c "$CONFIG" --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-  -Xswiftc -use-ld=lld)
+  -Xswiftc -use-ld=lld -Xlinker --gc-sections)
 # One product at a time: a plain `swift build` would also build (and instrument) the parent
 # package's karchive tool and its argument-parser dependency, which the fuzzers do not need.
 for target in "${TARGETS[@]}"; do

@@ -12,7 +12,10 @@ export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 # Debug by default: a release build of the fuzz targets compiles swift-syntax (for the macro plugin
 # FuzzArchivableDecoder's model uses) with optimization and AddressSanitizer, about 8 minutes on two
 # cores against 2 in debug; a 15-second smoke needs no optimized fuzzer. Long runs use release.
+# Unoptimized frames are several times larger: give the main thread, where libFuzzer runs each
+# input, room for the 512 levels of nesting the readers allow (release needs the default 8 MiB).
 export FUZZ_CONFIG="${FUZZ_CONFIG:-debug}"
+if [[ "$FUZZ_CONFIG" == debug ]]; then ulimit -s 262144 2>/dev/null || ulimit -s unlimited; fi
 ./do_build.sh
 BIN="$(swift build -c "$FUZZ_CONFIG" --scratch-path "${FUZZ_SCRATCH_PATH:-.build-fuzz}" --show-bin-path)"
 
