@@ -69,7 +69,6 @@ extension KeyedArchiveError {
             case classNotAllowed
             case classMismatch
             case typeVersionTooNew
-            case typeVersionTooOld
         }
 
         private let base: Base
@@ -114,8 +113,6 @@ extension KeyedArchiveError {
         /// A value was stored by a newer version of its type than the one decoding it (see
         /// ``ArchiveVersioned``); nothing of it is decoded.
         public static let typeVersionTooNew = Code(.typeVersionTooNew)
-        /// A value was stored by a version of its type older than any the type still reads.
-        public static let typeVersionTooOld = Code(.typeVersionTooOld)
 
         /// The code's name, such as `invalidReference`.
         public var description: String { self.base.rawValue }

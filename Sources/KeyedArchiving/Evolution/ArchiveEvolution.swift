@@ -254,26 +254,6 @@ public enum ArchiveEvolution {
         }
     }
 
-    /// Throws the error for a value stored with a version older than any `Value` reads: one that
-    /// is not `ArchiveMigrating`, or whose oldest previous version is newer than the data.
-    public static func versionTooOld<Value: ArchiveVersioned>(
-        _ version: Int,
-        of type: Value.Type,
-        decoder: any Decoder
-    ) -> DecodingError {
-        let error = KeyedArchiveError(
-            .typeVersionTooOld,
-            reason: "\(Value.self) version \(version) is older than any version this code reads"
-        )
-        return DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: error.reason,
-                underlyingError: error
-            )
-        )
-    }
-
     // MARK: Reporting
 
     private static let warned = Locked<Set<String>>([])
