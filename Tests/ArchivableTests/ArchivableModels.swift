@@ -185,3 +185,46 @@ struct OddKeys: Equatable {
     @ArchiveKey("$price", "price") var price = 0
     @ArchiveKey("first name") var firstName = ""
 }
+
+/// Synthesized `Codable` over every standard scalar: the reference for ``Scalars``.
+struct SynthesizedScalars: Codable, Equatable {
+    var bool: Bool
+    var string: String
+    var double: Double
+    var float: Float
+    var int: Int
+    var int8: Int8
+    var int16: Int16
+    var int32: Int32
+    var int64: Int64
+    var uint: UInt
+    var uint8: UInt8
+    var uint16: UInt16
+    var uint32: UInt32
+    var uint64: UInt64
+    var optionalString: String?
+    var optionalInt: Int?
+    var date: Date
+}
+
+/// `@Archivable` twin of ``SynthesizedScalars``.
+@Archivable
+struct Scalars: Equatable {
+    var bool: Bool
+    var string: String
+    var double: Double
+    var float: Float
+    var int: Int
+    var int8: Int8
+    var int16: Int16
+    var int32: Int32
+    var int64: Int64
+    var uint: UInt
+    var uint8: UInt8
+    var uint16: UInt16
+    var uint32: UInt32
+    var uint64: UInt64
+    var optionalString: String?
+    var optionalInt: Int?
+    var date: Date
+}

@@ -78,6 +78,40 @@ import Testing
         #expect(try KeyedArchiveDecoder().decode(Twin.self, from: Self.archive(Self.synthesized)) == Self.twin)
     }
 
+    @Test func callsTheContainerOverloadsSynthesizedCodableCalls() throws {
+        let value = SynthesizedScalars(
+            bool: true,
+            string: "s",
+            double: 0.5,
+            float: 1.5,
+            int: -1,
+            int8: -8,
+            int16: -16,
+            int32: -32,
+            int64: -64,
+            uint: 1,
+            uint8: 8,
+            uint16: 16,
+            uint32: 32,
+            uint64: 64,
+            optionalString: "o",
+            optionalInt: nil,
+            date: Self.when
+        )
+        let json = try Self.json(value)
+        let archive = try KeyedArchiveEncoder().encode(value)
+        let synthesized = try JSONDecoder().decode(RecordedCalls<SynthesizedScalars>.self, from: json).calls
+        #expect(synthesized.contains("decode(Float) float"))
+        #expect(synthesized.contains("decodeIfPresent(String) optionalString"))
+        // The version comes first; then the very calls synthesized code makes.
+        let expected = ["contains archiveVersion"] + synthesized
+        #expect(try JSONDecoder().decode(RecordedCalls<Scalars>.self, from: json).calls == expected)
+        #expect(try KeyedArchiveDecoder().decode(RecordedCalls<Scalars>.self, from: archive).calls == expected)
+        #expect(
+            try KeyedArchiveDecoder().decode(RecordedCalls<SynthesizedScalars>.self, from: archive).calls == synthesized
+        )
+    }
+
     @Test func failsWhereSynthesizedCodableFails() throws {
         let json = Data(#"{"name":"Tom","count":"nine"}"#.utf8)
         let expected = try #require(throws: DecodingError.self) {

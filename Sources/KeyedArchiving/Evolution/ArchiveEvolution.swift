@@ -36,7 +36,7 @@ public enum ArchiveEvolution {
         from container: KeyedDecodingContainer<Key>,
         forKey key: Key
     ) throws -> T {
-        try container.decode(T.self, forKey: key)
+        try Self.decodeValue(T.self, from: container, forKey: key)
     }
 
     /// Decodes the value under `key` as the type the result is assigned to, or `nil` when the key
@@ -47,7 +47,7 @@ public enum ArchiveEvolution {
         from container: KeyedDecodingContainer<Key>,
         forKey key: Key
     ) throws -> T? {
-        try container.decodeIfPresent(T.self, forKey: key)
+        try Self.decodeValueIfPresent(T.self, from: container, forKey: key)
     }
 
     /// Decodes a property that has an initial value: leaves `value` as it is when the key is
@@ -59,7 +59,7 @@ public enum ArchiveEvolution {
         from container: KeyedDecodingContainer<Key>,
         forKey key: Key
     ) throws {
-        if let decoded = try container.decodeIfPresent(T.self, forKey: key) { value = decoded }
+        if let decoded = try Self.decodeValueIfPresent(T.self, from: container, forKey: key) { value = decoded }
     }
 
     /// Decodes an optional property whose initial value is not `nil`: leaves `value` as it is when
@@ -72,7 +72,7 @@ public enum ArchiveEvolution {
         forKey key: Key
     ) throws {
         guard container.contains(key) else { return }
-        value = try container.decodeNil(forKey: key) ? nil : container.decode(T.self, forKey: key)
+        value = try container.decodeNil(forKey: key) ? nil : Self.decodeValue(T.self, from: container, forKey: key)
     }
 
     /// Encodes an optional property whose initial value is not `nil`: a `nil` is written as an
@@ -96,6 +96,61 @@ public enum ArchiveEvolution {
     {
         for key in keys where container.contains(key) { return key }
         return keys[0]
+    }
+
+    // MARK: Scalars
+
+    /// `container.decode(type, forKey: key)` through the container's own overload when `T` is a
+    /// standard scalar, as synthesized code calls it (decoders read those faster than the generic
+    /// overload); once specialized, the checks fold away.
+    @inlinable
+    @inline(__always)
+    internal static func decodeValue<T: Decodable, Key: CodingKey>(
+        _ type: T.Type,
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key
+    ) throws -> T {
+        if T.self == String.self, let value = try container.decode(String.self, forKey: key) as? T { return value }
+        if T.self == Double.self, let value = try container.decode(Double.self, forKey: key) as? T { return value }
+        if T.self == Int.self, let value = try container.decode(Int.self, forKey: key) as? T { return value }
+        if T.self == Bool.self, let value = try container.decode(Bool.self, forKey: key) as? T { return value }
+        if T.self == Float.self, let value = try container.decode(Float.self, forKey: key) as? T { return value }
+        if T.self == Int64.self, let value = try container.decode(Int64.self, forKey: key) as? T { return value }
+        if T.self == Int32.self, let value = try container.decode(Int32.self, forKey: key) as? T { return value }
+        if T.self == Int16.self, let value = try container.decode(Int16.self, forKey: key) as? T { return value }
+        if T.self == Int8.self, let value = try container.decode(Int8.self, forKey: key) as? T { return value }
+        if T.self == UInt.self, let value = try container.decode(UInt.self, forKey: key) as? T { return value }
+        if T.self == UInt64.self, let value = try container.decode(UInt64.self, forKey: key) as? T { return value }
+        if T.self == UInt32.self, let value = try container.decode(UInt32.self, forKey: key) as? T { return value }
+        if T.self == UInt16.self, let value = try container.decode(UInt16.self, forKey: key) as? T { return value }
+        if T.self == UInt8.self, let value = try container.decode(UInt8.self, forKey: key) as? T { return value }
+        return try container.decode(T.self, forKey: key)
+    }
+
+    /// `container.decodeIfPresent(type, forKey: key)` through the container's own overload when
+    /// `T` is a standard scalar, as ``decodeValue(_:from:forKey:)`` does for `decode`.
+    @inlinable
+    @inline(__always)
+    internal static func decodeValueIfPresent<T: Decodable, Key: CodingKey>(
+        _ type: T.Type,
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key
+    ) throws -> T? {
+        if T.self == String.self { return try container.decodeIfPresent(String.self, forKey: key) as? T }
+        if T.self == Double.self { return try container.decodeIfPresent(Double.self, forKey: key) as? T }
+        if T.self == Int.self { return try container.decodeIfPresent(Int.self, forKey: key) as? T }
+        if T.self == Bool.self { return try container.decodeIfPresent(Bool.self, forKey: key) as? T }
+        if T.self == Float.self { return try container.decodeIfPresent(Float.self, forKey: key) as? T }
+        if T.self == Int64.self { return try container.decodeIfPresent(Int64.self, forKey: key) as? T }
+        if T.self == Int32.self { return try container.decodeIfPresent(Int32.self, forKey: key) as? T }
+        if T.self == Int16.self { return try container.decodeIfPresent(Int16.self, forKey: key) as? T }
+        if T.self == Int8.self { return try container.decodeIfPresent(Int8.self, forKey: key) as? T }
+        if T.self == UInt.self { return try container.decodeIfPresent(UInt.self, forKey: key) as? T }
+        if T.self == UInt64.self { return try container.decodeIfPresent(UInt64.self, forKey: key) as? T }
+        if T.self == UInt32.self { return try container.decodeIfPresent(UInt32.self, forKey: key) as? T }
+        if T.self == UInt16.self { return try container.decodeIfPresent(UInt16.self, forKey: key) as? T }
+        if T.self == UInt8.self { return try container.decodeIfPresent(UInt8.self, forKey: key) as? T }
+        return try container.decodeIfPresent(T.self, forKey: key)
     }
 
     // MARK: Fallbacks
