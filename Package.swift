@@ -25,17 +25,33 @@ let package = Package(
         .library(name: "KeyedArchivingMacros", targets: ["KeyedArchivingMacros"]),
         .executable(name: "karchive", targets: ["karchive"]),
     ],
+    traits: [
+        // ArchiveStore's SQLite backend (`ArchiveStoreBackend.sqlite`), on GRDB. On by default; a
+        // package that uses the files backend only can turn it off (`traits: []`) and build
+        // neither GRDB nor SQLite.
+        .trait(name: "SQLite", description: "ArchiveStore's SQLite backend, on GRDB and the system SQLite."),
+        .default(enabledTraits: ["SQLite"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // The macro plugin only. A range, so that the version an app already resolves is accepted.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        // ArchiveStorage's SQLite backend only, behind the SQLite trait.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Libraries, lowest layer first. The core uses the toolchain only.
         .target(name: "PropertyLists"),
         .target(name: "KeyedArchiving", dependencies: ["PropertyLists"]),
-        .target(name: "ArchiveStorage", dependencies: ["KeyedArchiving", "PropertyLists"]),
+        .target(
+            name: "ArchiveStorage",
+            dependencies: [
+                "KeyedArchiving",
+                "PropertyLists",
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+            ]
+        ),
 
         // `@Archivable` and its attributes: the declarations (KeyedArchivingMacros), the compiler
         // plugin that lists the macros, and their implementation in a library of its own. The

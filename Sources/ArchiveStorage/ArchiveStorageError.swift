@@ -62,6 +62,8 @@ extension ArchiveStorageError {
             case typeMismatch
             case invalidConfiguration
             case unsupportedSchemaVersion
+            case corruptStore
+            case database
         }
 
         private let base: Base
@@ -85,6 +87,13 @@ extension ArchiveStorageError {
         public static let invalidConfiguration = Code(.invalidConfiguration)
         /// The data carries a schema version newer than the one the reader was built for.
         public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)
+        /// The store's database file is not a database, or fails SQLite's integrity check; nothing
+        /// in it was deleted. ``ArchiveStorageError/path`` names the file.
+        public static let corruptStore = Code(.corruptStore)
+        /// SQLite reported an error other than damage (the disk is full, another process held the
+        /// write lock too long, the file cannot be opened); ``ArchiveStorageError/underlying`` holds
+        /// the `DatabaseError`.
+        public static let database = Code(.database)
 
         public var description: String { self.base.rawValue }
     }

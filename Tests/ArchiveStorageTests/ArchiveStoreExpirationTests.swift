@@ -14,8 +14,10 @@ import Testing
 @testable import ArchiveStorage
 
 @Suite struct ArchiveStoreExpirationTests {
-    @Test func expiredEntriesAreNeverReturnedFromMemoryOrDisk() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: testedBackends) func expiredEntriesAreNeverReturnedFromMemoryOrDisk(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let clock = TestClock()
         let counter = CallCounter()
@@ -39,7 +41,7 @@ import Testing
         #expect(try !store.contains("minute"))
         #expect(try store.info(forKey: "minute") == nil)
         #expect(try store.keys() == ["forever"])
-        #expect(directoryNames(directory.storePath).contains("k-minute"))
+        #expect(try isPhysicallyStored("minute", in: directory))
         // A new instance (fresh memory) agrees.
         let reopened: ArchiveStore<String> = try openStore(directory) {
             $0.clock = clock.function
@@ -49,12 +51,14 @@ import Testing
         #expect(try reopened.load(forKey: "minute") == nil)
         #expect(try reopened.purgeExpired() == 2)
         #expect(try reopened.purgeExpired() == 0)
-        #expect(!directoryNames(directory.storePath).contains("k-minute"))
+        #expect(try !isPhysicallyStored("minute", in: directory))
         #expect(try reopened.load(forKey: "forever") == "forever")
     }
 
-    @Test func theStoreDefaultAppliesUnlessAnEntryHasItsOwn() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: testedBackends) func theStoreDefaultAppliesUnlessAnEntryHasItsOwn(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let clock = TestClock()
         let store: ArchiveStore<Int> = try openStore(directory) {
@@ -80,8 +84,10 @@ import Testing
         #expect(try store.load(forKey: "default") == 5)
     }
 
-    @Test func openingPurgesExpiredEntriesInTheBackground() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: testedBackends) func openingPurgesExpiredEntriesInTheBackground(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let clock = TestClock()
         do {
@@ -95,7 +101,8 @@ import Testing
         clock.advance(by: 2)
         let reopened: ArchiveStore<Int> = try openStore(directory) { $0.clock = clock.function }
         reopened.waitForBackgroundMaintenance()
-        #expect(directoryNames(directory.storePath) == [".archive-store", "k-long"])
+        #expect(try isPhysicallyStored("long", in: directory))
+        #expect(try (0..<50).allSatisfy { index in try !isPhysicallyStored("short\(index)", in: directory) })
         #expect(try reopened.load(forKey: "long") == 99)
     }
 }

@@ -17,8 +17,10 @@ import Testing
 /// Several processes on one directory: the memory cache across processes, racing updates, and
 /// crashes in the middle of writes. The second process is `storage-probe` (Tests/StorageProbe).
 @Suite struct ArchiveStoreProcessTests {
-    @Test func aValueSavedByAnotherProcessIsSeenByTheNextLoad() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: testedBackends) func aValueSavedByAnotherProcessIsSeenByTheNextLoad(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let counter = CallCounter()
         let store: ArchiveStore<String> = try openStore(directory) { $0.format = counter.format() }
@@ -46,8 +48,10 @@ import Testing
         #expect(loaded.stderr.contains("unrecognizedFormat"))
     }
 
-    @Test func racingUpdatesFromThreadsAndProcessesLoseNothing() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: testedBackends) func racingUpdatesFromThreadsAndProcessesLoseNothing(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let keys = 3
         let perProcess = 60
@@ -90,12 +94,14 @@ import Testing
         for key in 0..<keys { #expect(try store.load(forKey: "counter\(key)") == expected[key]) }
     }
 
-    @Test func killedWritersLeaveOnlyWholeValues() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: testedBackends) func killedWritersLeaveOnlyWholeValues(backend: ArchiveStoreBackend) throws {
+        let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let keys = 5
         var acknowledged: [String: Int] = [:]
         var kills = 0
+        // Created here, so that the probes open it on the backend under test.
+        _ = try openStore(directory, as: String.self)
         for run in 0..<24 {
             // Steps grow from run to run; the first key written rotates (1,000,003 is 3 modulo 5).
             let base = run * 1_000_003

@@ -14,11 +14,23 @@ import KeyedArchiving
 @testable import ArchiveStorage
 
 /// A fresh directory for one test, removed by ``remove()``.
+/// The backends the store-level tests run against.
+let testedBackends: [ArchiveStoreBackend] = {
+    #if SQLite
+    [.files, .sqlite]
+    #else
+    [.files]
+    #endif
+}()
+
 struct TemporaryDirectory: Sendable {
     let path: String
+    /// The backend of the stores ``openStore(_:as:_:)`` creates here.
+    let backend: ArchiveStoreBackend
 
-    init(_ label: String = "ArchiveStoreTests") {
+    init(_ label: String = "ArchiveStoreTests", backend: ArchiveStoreBackend = .files) {
         self.path = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
+        self.backend = backend
         try? FileManager.default.createDirectory(atPath: self.path, withIntermediateDirectories: true)
     }
 
@@ -84,11 +96,42 @@ func openStore<Value>(
     _ configure: (inout ArchiveStoreConfiguration) -> Void = { _ in }
 ) throws -> ArchiveStore<Value> {
     var configuration = ArchiveStoreConfiguration()
+    configuration.backend = directory.backend
     configure(&configuration)
     return try ArchiveStore<Value>(name: "store", in: .path(directory.path), configuration: configuration)
 }
 
 /// The names in `path`, sorted.
+/// The files a store on `backend` keeps besides its entries.
+func storeFileNames(_ backend: ArchiveStoreBackend) -> [String] {
+    backend == .files
+        ? [".archive-store"] : [".archive-store", "entries.sqlite", "entries.sqlite-shm", "entries.sqlite-wal"]
+}
+
+/// Whether the store in `directory` keeps an entry (expired or not) for `key` on disk: its file,
+/// or its row as the `sqlite3` command reads the database.
+func isPhysicallyStored(_ key: String, in directory: TemporaryDirectory) throws -> Bool {
+    if directory.backend == .files {
+        return directoryNames(directory.storePath).contains(EntryFileName(key: key).name)
+    }
+    let hex = key.utf8.map { String(format: "%02x", $0) }.joined()
+    return try sqlite3(directory.storePath + "/entries.sqlite", "SELECT count(*) FROM entry WHERE key = X'\(hex)';")
+        == "1"
+}
+
+/// What the `sqlite3` command prints for `sql` on the database at `path`, trimmed.
+func sqlite3(_ path: String, _ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sqlite3", path, sql]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
 func directoryNames(_ path: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
 }

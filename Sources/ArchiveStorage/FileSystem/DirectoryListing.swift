@@ -97,6 +97,11 @@ enum DirectoryListing {
         throw DurableFile.failure("unlink", path: path)
     }
 
+    /// Whether something exists at `path`.
+    static func fileExists(atPath path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
     /// Whether a process with the given identifier exists.
     static func processExists(_ pid: Int32) -> Bool {
         kill(pid, 0) == 0 || errno != ESRCH

@@ -136,7 +136,27 @@ final class StoreControlFile: @unchecked Sendable {
         return try body()
     }
 
-    private func lock(_ descriptor: Int32, stripe: Int) throws(ArchiveStorageError) {
+    /// Runs `body` holding the exclusive write locks of every stripe the `slots` belong to, taken
+    /// in ascending order (as every writer takes them, so that two never wait on each other).
+    func withExclusiveLocks<R>(
+        slots: some Sequence<Int>,
+        _ body: () throws(ArchiveStorageError) -> R
+    ) throws(ArchiveStorageError) -> R {
+        let stripes = Set(slots.map { $0 % Self.stripeCount }).sorted()
+        let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
+        defer { _ = close(descriptor) }
+        // The byte-range locks of one open file description never conflict with each other; a
+        // whole-file lock (where the system has no such locks) covers every stripe at once.
+        for stripe in stripes where try self.lock(descriptor, stripe: stripe) == .wholeFile { break }
+        return try body()
+    }
+
+    /// What ``lock(_:stripe:)`` locked.
+    private enum LockExtent { case stripe, wholeFile }
+
+    @discardableResult
+    private func lock(_ descriptor: Int32, stripe: Int) throws(ArchiveStorageError) -> LockExtent {
         #if os(Linux) || os(Android)
         var request = flock()
         request.l_type = Int16(F_WRLCK)
@@ -145,7 +165,7 @@ final class StoreControlFile: @unchecked Sendable {
         request.l_len = 1
         request.l_pid = 0
         while true {
-            if fcntl(descriptor, linuxOpenFileDescriptionSetLockWait, &request) == 0 { return }
+            if fcntl(descriptor, linuxOpenFileDescriptionSetLockWait, &request) == 0 { return .stripe }
             if errno == EINTR { continue }
             if errno == EINVAL { break }  // A kernel before 3.15: lock the whole file instead.
             throw DurableFile.failure("fcntl", path: self.path)
@@ -155,6 +175,7 @@ final class StoreControlFile: @unchecked Sendable {
             if errno == EINTR { continue }
             throw DurableFile.failure("flock", path: self.path)
         }
+        return .wholeFile
     }
 }
 

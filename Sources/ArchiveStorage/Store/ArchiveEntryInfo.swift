@@ -27,7 +27,8 @@ public struct ArchiveEntryInfo: Sendable, Hashable {
     public var expirationDate: Date?
     /// The ``ArchiveValueFormat/identifier`` of the format of the payload.
     public var formatIdentifier: String
-    /// The size of the entry file in bytes; also the entry's cost in the memory cache.
+    /// The size of the entry file in bytes on the files backend, of the stored payload on the
+    /// SQLite backend; also the entry's cost in the memory cache.
     public var byteCount: Int
 
     /// Creates an entry description.

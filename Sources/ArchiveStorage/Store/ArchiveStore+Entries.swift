@@ -75,7 +75,7 @@ extension ArchiveStore {
         guard let (entry, size) = try self.readEntry(key: key, location: location, isLocked: isLocked),
             entry.prefix.expiry > now
         else { return nil }
-        let value = try self.decodeValue(of: entry, key: key, path: location.path)
+        let value = try self.decodeValue(of: entry, key: key, path: self.entryPath(location))
         if let generation, generation & 1 == 0 {
             self.cache.withLock { cache in
                 cache.insert(
@@ -97,6 +97,7 @@ extension ArchiveStore {
         location: EntryLocation,
         isLocked: Bool
     ) throws(ArchiveStorageError) -> (EntryFormat.Entry, Int)? {
+        if let table = self.table { return try self.readRow(key: key, location: location, in: table) }
         guard let bytes = try DurableFile.read(atPath: location.path) else { return nil }
         do throws(EntryFormat.Corruption) {
             let entry = try EntryFormat.decode(bytes)
@@ -134,6 +135,18 @@ extension ArchiveStore {
     /// ``ArchiveStoreConfiguration/CorruptEntryPolicy/moveAside`` policy, moves the entry first.
     func corruptEntry(key: String?, location: EntryLocation, reason: String, isLocked: Bool) -> ArchiveStorageError {
         var reason = reason
+        if let table = self.table {
+            if self.configuration.corruptEntryPolicy.isMoveAside, let key {
+                do {
+                    if try self.quarantine(location, key: key, reason: reason, in: table) {
+                        reason += "; moved to the quarantine table"
+                    }
+                } catch {
+                    reason += "; could not move it to the quarantine table: \(error)"
+                }
+            }
+            return ArchiveStorageError(.corruptEntry, key: key, path: table.path, reason: reason)
+        }
         if self.configuration.corruptEntryPolicy.isMoveAside {
             do {
                 if let destination = try self.moveAside(location, isLocked: isLocked) {

@@ -39,6 +39,7 @@ extension ArchiveStore {
     public func purgeExpired() throws(ArchiveStorageError) -> Int {
         let now = self.now()
         self.cache.withLock { $0.removeExpired(now: now) }
+        if let table = self.table { return try self.tablePurgeExpired(in: table) }
         var removed = 0
         for name in try DirectoryListing.names(atPath: self.directoryPath)
         where EntryFileName.classify(name) != .other {
@@ -73,6 +74,7 @@ extension ArchiveStore {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     @discardableResult
     public func moveCorruptEntriesAside() throws(ArchiveStorageError) -> [String] {
+        if let table = self.table { return try self.tableMoveCorruptEntriesAside(in: table) }
         var moved: [String] = []
         for name in try DirectoryListing.names(atPath: self.directoryPath)
         where EntryFileName.classify(name) != .other {
@@ -100,6 +102,7 @@ extension ArchiveStore {
     /// a live writer's file, including this process's, is left alone.
     @discardableResult
     func removeStaleTemporaryFiles() throws(ArchiveStorageError) -> Int {
+        guard self.table == nil else { return 0 }
         let ownPID = getpid()
         let dayAgo = Date().timeIntervalSince1970 - 86_400
         var removed = 0

@@ -35,6 +35,12 @@ extension ArchiveStore {
         var rewritten: [String] = []
         for key in try self.keys() {
             let location = EntryLocation(key: key, directory: self.directoryPath)
+            if let table = self.table {
+                if try self.tableRewrite(key: key, location: location, ifOlderThan: current, in: table) {
+                    rewritten.append(key)
+                }
+                continue
+            }
             let wrote = try self.control.withExclusiveLock(slot: location.slot) {
                 () throws(ArchiveStorageError) -> Bool in
                 guard let (entry, _) = try self.readEntry(key: key, location: location, isLocked: true),

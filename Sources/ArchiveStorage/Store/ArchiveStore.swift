@@ -45,8 +45,13 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     public let directoryPath: String
     /// The options the store was opened with.
     public let configuration: ArchiveStoreConfiguration
+    /// How the store keeps its entries: the backend it was created with, whatever
+    /// ``ArchiveStoreConfiguration/backend`` says now.
+    public let backend: ArchiveStoreBackend
 
     let control: StoreControlFile
+    /// The entries, on the SQLite backend; `nil` on the files backend.
+    let table: (any EntryTable)?
     let cache: Locked<MemoryCache<Value>>
     let formats: [String: ArchiveValueFormat]
     let queue: DispatchQueue
@@ -92,6 +97,14 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         let base = try directory.resolvedPath(environment: ProcessInfo.processInfo.environment)
         let path = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/" + name
         try DirectoryListing.createDirectory(atPath: path)
+        // Before the control file, whose presence tells an existing files store.
+        let table = try Self.openTable(
+            directory: path,
+            backend: configuration.backend,
+            isDurable: configuration.isDurable
+        )
+        self.table = table
+        self.backend = table == nil ? .files : ArchiveStoreBackend(kind: .sqlite)
         self.name = name
         self.directoryPath = path
         self.configuration = configuration
@@ -133,6 +146,10 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let now = self.now()
         if self.cachedValue(at: location, now: now) != nil { return true }
+        if let table = self.table {
+            guard let expiry = try table.expiry(forKey: key) else { return false }
+            return expiry > now
+        }
         guard let prefix = try self.readHeader(key: key, location: location) else { return false }
         return prefix.expiry > now
     }
@@ -166,6 +183,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     public func keys() throws(ArchiveStorageError) -> [String] {
         let now = self.now()
+        if let table = self.table { return try table.keys(unexpiredAt: now) }
         var keys: [String] = []
         for name in try DirectoryListing.names(atPath: self.directoryPath) {
             let path = self.directoryPath + "/" + name
@@ -191,7 +209,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
                 continue
             }
         }
-        return keys.sorted()
+        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     // MARK: Writing
@@ -211,6 +229,9 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         forKey key: String,
         expiration: ArchiveExpiration? = nil
     ) throws(ArchiveStorageError) {
+        if let table = self.table {
+            return try self.tableSave([key: value], expiration: expiration, in: table)
+        }
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
         let temporary = try DurableFile.writeTemporary(
@@ -228,6 +249,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     public func remove(forKey key: String) throws(ArchiveStorageError) {
+        if let table = self.table { return try self.tableRemove(keys: [key], in: table) }
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let removed = try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
             try self.unpublish(location)
@@ -239,6 +261,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     public func removeAll() throws(ArchiveStorageError) {
+        if let table = self.table { return try self.tableRemoveAll(in: table) }
         var removedAny = false
         for name in try DirectoryListing.names(atPath: self.directoryPath)
         where EntryFileName.classify(name) != .other {
@@ -278,6 +301,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         expiration: ArchiveExpiration? = nil,
         _ body: (inout Value?) throws -> Result
     ) throws -> Result {
+        if let table = self.table { return try self.tableUpdate(forKey: key, expiration: expiration, in: table, body) }
         let location = EntryLocation(key: key, directory: self.directoryPath)
         // What `body` returned or threw, and whether the entry file changed.
         typealias Outcome = (result: Swift.Result<Result, any Error>, wrote: Bool)

@@ -16,6 +16,12 @@ public import Foundation
 
 /// The options of an ``ArchiveStore``.
 public struct ArchiveStoreConfiguration: Sendable {
+    /// The backend of a store this configuration creates. Defaults to ``ArchiveStoreBackend/files``.
+    ///
+    /// An existing store keeps the backend it was created with, whatever this says: opening it
+    /// detects its backend from its directory (``ArchiveStore/backend``).
+    public var backend: ArchiveStoreBackend = .files
+
     /// The format new entries are written in. Defaults to ``ArchiveValueFormat/keyedArchive``.
     public var format: ArchiveValueFormat = .keyedArchive
 
@@ -40,7 +46,7 @@ public struct ArchiveStoreConfiguration: Sendable {
     /// The most decoded values kept in memory; 0 turns the memory cache off. Defaults to 1,000.
     public var memoryCountLimit: Int = 1000
 
-    /// The most bytes of entries (their file sizes) whose decoded values are kept in memory;
+    /// The most bytes of entries (their ``ArchiveEntryInfo/byteCount``) whose decoded values are kept in memory;
     /// 0 turns the memory cache off. Defaults to 16 MiB.
     public var memoryCostLimit: Int = 16 << 20
 

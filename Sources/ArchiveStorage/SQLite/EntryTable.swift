@@ -1,0 +1,98 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The file name of a store's database on the SQLite backend.
+let entryTableFileName = "entries.sqlite"
+
+/// A store's entries as rows of one table: what ``ArchiveStore`` needs of the SQLite backend.
+///
+/// A protocol, so that the store's code is the same whether the `SQLite` trait (and with it
+/// ``SQLiteEntryTable``) is built or not.
+protocol EntryTable: Sendable {
+    /// The database file.
+    var path: String { get }
+
+    /// The row of `key`, checked against its checksum; `nil` when there is none.
+    /// - Throws: ``EntryRowCorruption`` for a damaged row, ``ArchiveStorageError`` otherwise.
+    func row(forKey key: String) throws -> EntryRow?
+
+    /// The expiry of the row of `key`, without reading its payload; `nil` when there is none.
+    func expiry(forKey key: String) throws(ArchiveStorageError) -> Double?
+
+    /// The keys of the rows that expire after `now`, in the byte order of their UTF-8 forms.
+    func keys(unexpiredAt now: Double) throws(ArchiveStorageError) -> [String]
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`: one writer at a time across
+    /// threads and processes), committed when it returns and rolled back when it throws.
+    func write<R>(_ body: (any EntryTableWriter) throws -> R) throws -> R
+
+    /// Up to `limit` keys of rows that expired at `now`, after the position `after` (an expiry and
+    /// a key) in expiry order.
+    func expiredRows(
+        at now: Double,
+        after: (expiry: Double, key: [UInt8])?,
+        limit: Int
+    ) throws(ArchiveStorageError) -> [(expiry: Double, key: [UInt8])]
+
+    /// Up to `limit` keys after `after`, in byte order, with whether each row is intact.
+    func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], isIntact: Bool)]
+
+    /// Gives the pages of removed rows back to the file system.
+    func reclaimSpace() throws(ArchiveStorageError)
+}
+
+/// What a write transaction of an ``EntryTable`` can do.
+protocol EntryTableWriter {
+    /// The row of `key`, as ``EntryTable/row(forKey:)`` reads it.
+    func row(forKey key: String) throws -> EntryRow?
+    /// Inserts or replaces the row of `key`.
+    func put(_ row: EntryRow, forKey key: String) throws
+    /// Deletes the row of `key`; `false` when there was none.
+    func delete(key: [UInt8]) throws -> Bool
+    /// Deletes every row.
+    func deleteAll() throws -> Int
+    /// Moves the row of `key` to the quarantine table, with `reason`; `false` when there was none.
+    func quarantine(key: [UInt8], reason: String, at now: Double) throws -> Bool
+}
+
+/// One entry as a row: everything but the key.
+struct EntryRow: Sendable {
+    /// The payload's format identifier.
+    var formatIdentifier: String
+    /// The store's schema version when the entry was saved.
+    var schemaVersion: UInt32
+    /// Seconds since 1970 (`infinity`: never).
+    var expiry: Double
+    /// The encoded value.
+    var payload: [UInt8]
+
+    /// The entry in the shape the files backend decodes.
+    func entry(key: String) -> EntryFormat.Entry {
+        EntryFormat.Entry(
+            prefix: EntryFormat.Prefix(
+                version: EntryFormat.version,
+                formatIdentifierLength: self.formatIdentifier.utf8.count,
+                schemaVersion: self.schemaVersion,
+                keyLength: key.utf8.count,
+                expiry: self.expiry,
+                payloadLength: UInt64(self.payload.count)
+            ),
+            formatIdentifier: self.formatIdentifier,
+            key: Array(key.utf8),
+            payload: self.payload[...]
+        )
+    }
+}
+
+/// A row whose columns are not what the store wrote: a wrong type, or a payload that fails its
+/// checksum.
+struct EntryRowCorruption: Error {
+    var reason: String
+}

@@ -1,0 +1,341 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if SQLite
+import GRDB
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The entries of a store on the SQLite backend: one row per entry in the table `entry` of the
+/// database `entries.sqlite` in the store's directory, in WAL mode.
+///
+/// Keys are stored as the bytes of their UTF-8 form (a `BLOB` primary key), so that they compare
+/// byte for byte whatever characters they hold. Each payload keeps its CRC-32C beside it: a damaged
+/// payload is found when it is read, and reported naming its key. Damaged rows can be moved to the
+/// table `quarantine`. The layout is versioned with GRDB's `DatabaseMigrator`.
+final class SQLiteEntryTable: EntryTable {
+    let path: String
+    private let pool: DatabasePool
+
+    /// Opens the database in `directory`, creating it and its tables if needed.
+    /// - Parameter isDurable: Whether a commit waits for the disk (`synchronous = FULL`), or
+    ///   survives a crash of the process only (`NORMAL`).
+    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/corruptStore`` when
+    ///   the file is not a database, ``ArchiveStorageError/Code/unsupportedSchemaVersion`` when a
+    ///   newer release laid out its tables, or ``ArchiveStorageError/Code/database``.
+    init(directory: String, isDurable: Bool) throws(ArchiveStorageError) {
+        let path = directory + "/" + entryTableFileName
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "ArchiveStore"
+        // Another process's write transaction is waited for, up to this long.
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: isDurable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+            // Takes effect in a new database only, before its first table: removed rows' pages
+            // can then be given back with `PRAGMA incremental_vacuum`.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
+        }
+        do {
+            self.pool = try DatabasePool(path: path, configuration: configuration)
+            let migrator = Self.migrator
+            if try self.pool.read({ db in try migrator.hasBeenSuperseded(db) }) {
+                throw ArchiveStorageError(
+                    .unsupportedSchemaVersion,
+                    path: path,
+                    reason: "a newer release laid out this store's tables"
+                )
+            }
+            try migrator.migrate(self.pool)
+        } catch {
+            throw Self.failure(error, path: path)
+        }
+    }
+
+    /// How long a write waits for another process's write transaction, in seconds.
+    static let busyTimeout: TimeInterval = 60
+
+    /// The versions of the store's table layout.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("entries-1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE entry (
+                        key BLOB NOT NULL PRIMARY KEY,
+                        format TEXT NOT NULL,
+                        schemaVersion INTEGER NOT NULL,
+                        expiry REAL,
+                        checksum INTEGER NOT NULL,
+                        payload BLOB NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX entry_expiry ON entry(expiry, key) WHERE expiry IS NOT NULL;
+                    CREATE TABLE quarantine (
+                        key BLOB,
+                        format,
+                        schemaVersion,
+                        expiry,
+                        checksum,
+                        payload,
+                        reason TEXT NOT NULL,
+                        movedAt REAL NOT NULL
+                    );
+                    """
+            )
+        }
+        return migrator
+    }
+
+    // MARK: Reading
+
+    func row(forKey key: String) throws -> EntryRow? {
+        try self.access { () throws -> EntryRow? in
+            try self.pool.read { db in try Self.row(forKey: key, in: db) }
+        }
+    }
+
+    func expiry(forKey key: String) throws(ArchiveStorageError) -> Double? {
+        try self.access {
+            try self.pool.read { db -> Double? in
+                let statement = try db.cachedStatement(sql: "SELECT expiry FROM entry WHERE key = ?")
+                guard let row = try Row.fetchOne(statement, arguments: [Data(key.utf8)]) else { return nil }
+                return Self.expiry(row.databaseValues.first ?? .null) ?? -.infinity
+            }
+        }
+    }
+
+    func keys(unexpiredAt now: Double) throws(ArchiveStorageError) -> [String] {
+        try self.access {
+            try self.pool.read { db in
+                let statement = try db.cachedStatement(
+                    sql: "SELECT key FROM entry WHERE expiry IS NULL OR expiry > ? ORDER BY key"
+                )
+                var keys: [String] = []
+                let rows = try Row.fetchCursor(statement, arguments: [now])
+                while let row = try rows.next() {
+                    let key = try row.withUnsafeData(atIndex: 0) { bytes in bytes.flatMap(validUTF8String) }
+                    if let key { keys.append(key) }
+                }
+                return keys
+            }
+        }
+    }
+
+    func expiredRows(
+        at now: Double,
+        after: (expiry: Double, key: [UInt8])?,
+        limit: Int
+    ) throws(ArchiveStorageError) -> [(expiry: Double, key: [UInt8])] {
+        try self.access {
+            try self.pool.read { db in
+                let rows: RowCursor
+                if let after {
+                    let statement = try db.cachedStatement(
+                        sql: """
+                            SELECT expiry, key FROM entry
+                            WHERE expiry IS NOT NULL AND expiry <= ? AND (expiry, key) > (?, ?)
+                            ORDER BY expiry, key LIMIT ?
+                            """
+                    )
+                    rows = try Row.fetchCursor(statement, arguments: [now, after.expiry, Data(after.key), limit])
+                } else {
+                    let statement = try db.cachedStatement(
+                        sql:
+                            "SELECT expiry, key FROM entry WHERE expiry IS NOT NULL AND expiry <= ? ORDER BY expiry, key LIMIT ?"
+                    )
+                    rows = try Row.fetchCursor(statement, arguments: [now, limit])
+                }
+                var result: [(expiry: Double, key: [UInt8])] = []
+                while let row = try rows.next() {
+                    let values = Array(row.databaseValues)
+                    guard values.count == 2, let expiry = Self.expiry(values[0]),
+                        case .blob(let key) = values[1].storage
+                    else { continue }
+                    result.append((expiry, Array(key)))
+                }
+                return result
+            }
+        }
+    }
+
+    func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], isIntact: Bool)] {
+        try self.access {
+            try self.pool.read { db in
+                let statement = try db.cachedStatement(
+                    sql: """
+                        SELECT key, format, schemaVersion, expiry, checksum, payload FROM entry
+                        WHERE key > ? ORDER BY key LIMIT ?
+                        """
+                )
+                var result: [(key: [UInt8], isIntact: Bool)] = []
+                let rows = try Row.fetchCursor(statement, arguments: [Data(after ?? []), limit])
+                while let row = try rows.next() {
+                    let values = Array(row.databaseValues)
+                    guard case .blob(let key)? = values.first?.storage else { continue }
+                    let isIntact = (try? Self.entryRow(Array(values.dropFirst()))) != nil
+                    result.append((Array(key), isIntact && validUTF8String(key) != nil))
+                }
+                return result
+            }
+        }
+    }
+
+    func reclaimSpace() throws(ArchiveStorageError) {
+        try self.access {
+            try self.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
+        }
+    }
+
+    // MARK: Writing
+
+    func write<R>(_ body: (any EntryTableWriter) throws -> R) throws -> R {
+        do {
+            return try self.pool.write { db in try body(Writer(db: db)) }
+        } catch let error as DatabaseError {
+            throw Self.failure(error, path: self.path)
+        }
+    }
+
+    /// The writer of one transaction.
+    private struct Writer: EntryTableWriter {
+        let db: Database
+
+        func row(forKey key: String) throws -> EntryRow? {
+            try SQLiteEntryTable.row(forKey: key, in: self.db)
+        }
+
+        func put(_ row: EntryRow, forKey key: String) throws {
+            let statement = try self.db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO entry (key, format, schemaVersion, expiry, checksum, payload)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            )
+            let expiry: Double? = row.expiry.isFinite ? row.expiry : nil
+            statement.setUncheckedArguments([
+                Data(key.utf8), row.formatIdentifier, Int64(row.schemaVersion), expiry,
+                Int64(CRC32C.checksum(row.payload)), Data(row.payload),
+            ])
+            try statement.execute()
+        }
+
+        func delete(key: [UInt8]) throws -> Bool {
+            let statement = try self.db.cachedStatement(sql: "DELETE FROM entry WHERE key = ?")
+            try statement.execute(arguments: [Data(key)])
+            return self.db.changesCount > 0
+        }
+
+        func deleteAll() throws -> Int {
+            try self.db.execute(sql: "DELETE FROM entry")
+            return self.db.changesCount
+        }
+
+        func quarantine(key: [UInt8], reason: String, at now: Double) throws -> Bool {
+            let copy = try self.db.cachedStatement(
+                sql: """
+                    INSERT INTO quarantine (key, format, schemaVersion, expiry, checksum, payload, reason, movedAt)
+                    SELECT key, format, schemaVersion, expiry, checksum, payload, ?, ? FROM entry WHERE key = ?
+                    """
+            )
+            try copy.execute(arguments: [reason, now, Data(key)])
+            guard self.db.changesCount > 0 else { return false }
+            return try self.delete(key: key)
+        }
+    }
+
+    // MARK: Rows
+
+    /// The row of `key` in `db`, checked.
+    private static func row(forKey key: String, in db: Database) throws -> EntryRow? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT format, schemaVersion, expiry, checksum, payload FROM entry WHERE key = ?"
+        )
+        guard let row = try Row.fetchOne(statement, arguments: [Data(key.utf8)]) else { return nil }
+        return try Self.entryRow(Array(row.databaseValues))
+    }
+
+    /// The row made of the columns `format, schemaVersion, expiry, checksum, payload`, checked.
+    /// - Throws: ``EntryRowCorruption`` when a column has another type, or the payload fails its
+    ///   checksum.
+    private static func entryRow(_ values: [DatabaseValue]) throws(EntryRowCorruption) -> EntryRow {
+        guard values.count == 5 else { throw EntryRowCorruption(reason: "the row has \(values.count) columns") }
+        guard case .string(let format) = values[0].storage else {
+            throw EntryRowCorruption(reason: "the format is not text")
+        }
+        guard case .int64(let version) = values[1].storage, let schemaVersion = UInt32(exactly: version) else {
+            throw EntryRowCorruption(reason: "the schema version is not a 32-bit unsigned integer")
+        }
+        guard let expiry = Self.expiry(values[2]) else {
+            throw EntryRowCorruption(reason: "the expiry is not a date")
+        }
+        guard case .int64(let stored) = values[3].storage, let checksum = UInt32(exactly: stored) else {
+            throw EntryRowCorruption(reason: "the checksum is not a 32-bit unsigned integer")
+        }
+        guard case .blob(let data) = values[4].storage else {
+            throw EntryRowCorruption(reason: "the payload is not a blob")
+        }
+        let payload = [UInt8](data)
+        let computed = CRC32C.checksum(payload)
+        guard computed == checksum else {
+            throw EntryRowCorruption(
+                reason:
+                    "checksum mismatch (stored \(String(checksum, radix: 16)), computed \(String(computed, radix: 16)))"
+            )
+        }
+        return EntryRow(formatIdentifier: format, schemaVersion: schemaVersion, expiry: expiry, payload: payload)
+    }
+
+    /// An expiry column: `NULL` is never (`infinity`); `nil` for a value of another type.
+    private static func expiry(_ value: DatabaseValue) -> Double? {
+        switch value.storage {
+        case .null: return .infinity
+        case .double(let seconds): return seconds
+        case .int64(let seconds): return Double(seconds)
+        default: return nil
+        }
+    }
+
+    // MARK: Errors
+
+    /// Runs `body`, turning SQLite's errors into ``ArchiveStorageError``.
+    private func access<R>(_ body: () throws -> R) throws(ArchiveStorageError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw Self.failure(error, path: self.path)
+        }
+    }
+
+    /// `error` as an ``ArchiveStorageError`` about the database at `path`: damage is
+    /// ``ArchiveStorageError/Code/corruptStore``, any other SQLite error
+    /// ``ArchiveStorageError/Code/database``.
+    static func failure(_ error: any Error, path: String) -> ArchiveStorageError {
+        if let error = error as? ArchiveStorageError { return error }
+        guard let error = error as? DatabaseError else {
+            return ArchiveStorageError(.database, path: path, reason: "\(error)", underlying: error)
+        }
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return ArchiveStorageError(
+                .corruptStore,
+                path: path,
+                reason: error.message ?? "the database is damaged",
+                underlying: error
+            )
+        default:
+            return ArchiveStorageError(.database, path: path, reason: error.message ?? "\(error)", underlying: error)
+        }
+    }
+}
+#endif

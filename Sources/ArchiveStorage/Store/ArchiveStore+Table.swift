@@ -1,0 +1,311 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import KeyedArchiving
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// The operations of a store on the SQLite backend, whose entries are rows of an `EntryTable`.
+//
+// Writers take the lock stripes of the entries they write (in ascending order, then the database's
+// write lock), mark their generation slots as being written, commit, and only then move the
+// slots' generations on: a reader in any process that noted a generation before the commit sees
+// it change, so the memory tier never keeps a value a commit replaced.
+extension ArchiveStore {
+    /// Opens the entry table of a store whose directory holds one, or of a new store on the
+    /// SQLite backend; `nil` for a store on the files backend.
+    ///
+    /// An existing store keeps its backend: a database file means SQLite; a control file without
+    /// one means files (every files store has one); only an empty directory takes `backend`.
+    static func openTable(
+        directory: String,
+        backend: ArchiveStoreBackend,
+        isDurable: Bool
+    ) throws(ArchiveStorageError) -> (any EntryTable)? {
+        let hasDatabase = DirectoryListing.fileExists(atPath: directory + "/" + entryTableFileName)
+        let hasControl = DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName)
+        guard hasDatabase || (!hasControl && backend.kind == .sqlite) else { return nil }
+        #if SQLite
+        return try SQLiteEntryTable(directory: directory, isDurable: isDurable)
+        #else
+        throw ArchiveStorageError(
+            .invalidConfiguration,
+            path: directory + "/" + entryTableFileName,
+            reason: "the store uses the SQLite backend, which this build leaves out (enable the package's SQLite trait)"
+        )
+        #endif
+    }
+
+    /// The file an entry's errors name: its own file, or the store's database.
+    func entryPath(_ location: EntryLocation) -> String {
+        self.table?.path ?? location.path
+    }
+
+    /// The entry of `key` in `table`, checked; `nil` when there is none.
+    func readRow(
+        key: String,
+        location: EntryLocation,
+        in table: any EntryTable
+    ) throws(ArchiveStorageError) -> (EntryFormat.Entry, Int)? {
+        do {
+            guard let row = try table.row(forKey: key) else { return nil }
+            return (row.entry(key: key), row.payload.count)
+        } catch let corruption as EntryRowCorruption {
+            throw self.corruptEntry(key: key, location: location, reason: corruption.reason, isLocked: false)
+        } catch {
+            throw SQLiteFailure.wrap(error, path: table.path)
+        }
+    }
+
+    /// The row holding `value`.
+    func entryRow(for value: Value, key: String, expiration: ArchiveExpiration?) throws(ArchiveStorageError) -> EntryRow
+    {
+        let payload: Data
+        do {
+            payload = try self.configuration.format.encode(value)
+        } catch {
+            throw ArchiveStorageError(.encodingFailed, key: key, underlying: error)
+        }
+        return EntryRow(
+            formatIdentifier: self.configuration.format.identifier,
+            schemaVersion: self.schemaVersion,
+            expiry: (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: self.configuration.clock()),
+            payload: [UInt8](payload)
+        )
+    }
+
+    /// Runs `body` in one transaction of `table`, holding the lock stripes of `locations` and
+    /// moving their generations on once it committed.
+    func commit<R>(
+        _ table: any EntryTable,
+        locations: [EntryLocation],
+        _ body: (any EntryTableWriter) throws -> R
+    ) throws(ArchiveStorageError) -> R {
+        let slots = Set(locations.map(\.slot))
+        return try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) -> R in
+            for slot in slots { self.control.beginWrite(slot: slot) }
+            defer {
+                for slot in slots { self.control.endWrite(slot: slot) }
+                self.cache.withLock { cache in
+                    for location in locations { cache.removeValue(forName: location.fileName) }
+                }
+            }
+            do {
+                return try table.write(body)
+            } catch {
+                throw SQLiteFailure.wrap(error, path: table.path)
+            }
+        }
+    }
+
+    // MARK: Operations
+
+    func tableSave(
+        _ values: [String: Value],
+        expiration: ArchiveExpiration?,
+        in table: any EntryTable
+    )
+        throws(ArchiveStorageError)
+    {
+        var rows: [(key: String, row: EntryRow)] = []
+        rows.reserveCapacity(values.count)
+        for (key, value) in values {
+            rows.append((key, try self.entryRow(for: value, key: key, expiration: expiration)))
+        }
+        let locations = rows.map { EntryLocation(key: $0.key, directory: self.directoryPath) }
+        try self.commit(table, locations: locations) { writer in
+            for (key, row) in rows { try writer.put(row, forKey: key) }
+        }
+    }
+
+    func tableRemove(keys: [String], in table: any EntryTable) throws(ArchiveStorageError) {
+        let locations = keys.map { EntryLocation(key: $0, directory: self.directoryPath) }
+        try self.commit(table, locations: locations) { writer in
+            for key in keys { _ = try writer.delete(key: Array(key.utf8)) }
+        }
+    }
+
+    func tableRemoveAll(in table: any EntryTable) throws(ArchiveStorageError) {
+        let slots = 0..<StoreControlFile.slotCount
+        try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) in
+            for slot in slots { self.control.beginWrite(slot: slot) }
+            defer { for slot in slots { self.control.endWrite(slot: slot) } }
+            do {
+                _ = try table.write { writer in try writer.deleteAll() }
+            } catch {
+                throw SQLiteFailure.wrap(error, path: table.path)
+            }
+        }
+        self.cache.withLock { $0.removeAll() }
+    }
+
+    /// ``update(forKey:expiration:_:)-4u4g2`` on `table`: the read, `body` and the write in one
+    /// transaction.
+    func tableUpdate<Result>(
+        forKey key: String,
+        expiration: ArchiveExpiration?,
+        in table: any EntryTable,
+        _ body: (inout Value?) throws -> Result
+    ) throws -> Result {
+        let location = EntryLocation(key: key, directory: self.directoryPath)
+        typealias Outcome = TableUpdateOutcome<Result>
+        let outcome = try self.commit(table, locations: [location]) { writer -> Outcome in
+            let now = self.now()
+            var value = self.cachedValue(at: location, now: now)
+            if value == nil {
+                let row: EntryRow?
+                do {
+                    row = try writer.row(forKey: key)
+                } catch let corruption as EntryRowCorruption {
+                    if self.configuration.corruptEntryPolicy.isMoveAside {
+                        _ = try writer.quarantine(key: Array(key.utf8), reason: corruption.reason, at: now)
+                        return .corrupt(corruption.reason + "; moved to the quarantine table")
+                    }
+                    return .corrupt(corruption.reason)
+                }
+                if let row, row.expiry > now {
+                    value = try self.decodeValue(of: row.entry(key: key), key: key, path: table.path)
+                }
+            }
+            let result: Result
+            do {
+                result = try body(&value)
+            } catch {
+                return .done(.failure(error))
+            }
+            if let value {
+                try writer.put(try self.entryRow(for: value, key: key, expiration: expiration), forKey: key)
+            } else {
+                _ = try writer.delete(key: Array(key.utf8))
+            }
+            return .done(.success(result))
+        }
+        switch outcome {
+        case .done(let result):
+            return try result.get()
+        case .corrupt(let reason):
+            throw ArchiveStorageError(.corruptEntry, key: key, path: table.path, reason: reason)
+        }
+    }
+
+    /// Moves the row at `location` to the quarantine table if it is still damaged; whether it did.
+    func quarantine(
+        _ location: EntryLocation,
+        key: String,
+        reason: String,
+        in table: any EntryTable
+    )
+        throws(ArchiveStorageError) -> Bool
+    {
+        try self.commit(table, locations: [location]) { writer in
+            do {
+                _ = try writer.row(forKey: key)
+                return false
+            } catch is EntryRowCorruption {
+                return try writer.quarantine(key: Array(key.utf8), reason: reason, at: self.now())
+            }
+        }
+    }
+
+    func tablePurgeExpired(in table: any EntryTable) throws(ArchiveStorageError) -> Int {
+        let now = self.now()
+        var removed = 0
+        var position: (expiry: Double, key: [UInt8])?
+        // Bounded transactions, so that a purge never holds the write lock for long.
+        while true {
+            let page = try table.expiredRows(at: now, after: position, limit: Self.tablePageSize)
+            guard let last = page.last else { break }
+            position = last
+            let keys = page.compactMap { validUTF8String($0.key) }
+            let locations = keys.map { EntryLocation(key: $0, directory: self.directoryPath) }
+            removed += try self.commit(table, locations: locations) { writer in
+                var count = 0
+                for key in keys {
+                    // Checked again in the transaction: a damaged row must not decide a deletion.
+                    guard let row = try? writer.row(forKey: key), row.expiry <= now else { continue }
+                    if try writer.delete(key: Array(key.utf8)) { count += 1 }
+                }
+                return count
+            }
+        }
+        if removed > 0 { try table.reclaimSpace() }
+        return removed
+    }
+
+    func tableMoveCorruptEntriesAside(in table: any EntryTable) throws(ArchiveStorageError) -> [String] {
+        var moved: [String] = []
+        var position: [UInt8]?
+        while true {
+            let page = try table.scan(after: position, limit: Self.tablePageSize)
+            guard let last = page.last else { break }
+            position = last.key
+            for (keyBytes, isIntact) in page where !isIntact {
+                let key = String(decoding: keyBytes, as: UTF8.self)
+                let location = EntryLocation(key: key, directory: self.directoryPath)
+                let didMove = try self.commit(table, locations: [location]) { writer in
+                    try writer.quarantine(
+                        key: keyBytes,
+                        reason: "found damaged by moveCorruptEntriesAside()",
+                        at: self.now()
+                    )
+                }
+                if didMove { moved.append(key) }
+            }
+        }
+        return moved
+    }
+
+    /// How many rows one transaction of a purge or a scan handles at most.
+    static var tablePageSize: Int { 1000 }
+}
+
+/// How an update of a row ended: `body`'s result or error, or a damaged row.
+enum TableUpdateOutcome<Result> {
+    case done(Swift.Result<Result, any Error>)
+    case corrupt(String)
+}
+
+/// Turns an error of an `EntryTable` into an ``ArchiveStorageError``.
+enum SQLiteFailure {
+    static func wrap(_ error: any Error, path: String) -> ArchiveStorageError {
+        if let error = error as? ArchiveStorageError { return error }
+        #if SQLite
+        return SQLiteEntryTable.failure(error, path: path)
+        #else
+        return ArchiveStorageError(.database, path: path, reason: "\(error)", underlying: error)
+        #endif
+    }
+}
+
+extension ArchiveStore {
+    /// Rewrites the row of `key` in the current schema version and format if an older version
+    /// saved it; whether it did.
+    func tableRewrite(
+        key: String,
+        location: EntryLocation,
+        ifOlderThan current: UInt32,
+        in table: any EntryTable
+    ) throws(ArchiveStorageError) -> Bool {
+        try self.commit(table, locations: [location]) { writer in
+            guard let row = try writer.row(forKey: key), row.expiry > self.now(), row.schemaVersion < current else {
+                return false
+            }
+            let value = try self.decodeValue(of: row.entry(key: key), key: key, path: table.path)
+            let expiration: ArchiveExpiration =
+                row.expiry.isFinite ? .at(Date(timeIntervalSince1970: row.expiry)) : .never
+            try writer.put(try self.entryRow(for: value, key: key, expiration: expiration), forKey: key)
+            return true
+        }
+    }
+}
