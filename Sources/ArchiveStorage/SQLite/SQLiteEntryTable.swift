@@ -100,8 +100,12 @@ final class SQLiteEntryTable: EntryTable {
     // MARK: Reading
 
     func row(forKey key: String) throws -> EntryRow? {
-        try self.access { () throws -> EntryRow? in
-            try self.pool.read { db in try Self.row(forKey: key, in: db) }
+        do {
+            return try self.pool.read { db in try Self.row(forKey: key, in: db) }
+        } catch let corruption as EntryRowCorruption {
+            throw corruption
+        } catch {
+            throw Self.failure(error, path: self.path)
         }
     }
 

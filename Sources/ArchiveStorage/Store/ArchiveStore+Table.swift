@@ -270,7 +270,7 @@ extension ArchiveStore {
     static var tablePageSize: Int { 1000 }
 }
 
-/// How an update of a row ended: `body`'s result or error, or a damaged row.
+/// How a transaction on one row ended: its result or error, or a damaged row.
 enum TableUpdateOutcome<Result> {
     case done(Swift.Result<Result, any Error>)
     case corrupt(String)
@@ -297,15 +297,24 @@ extension ArchiveStore {
         ifOlderThan current: UInt32,
         in table: any EntryTable
     ) throws(ArchiveStorageError) -> Bool {
-        try self.commit(table, locations: [location]) { writer in
-            guard let row = try writer.row(forKey: key), row.expiry > self.now(), row.schemaVersion < current else {
-                return false
+        let outcome = try self.commit(table, locations: [location]) { writer -> TableUpdateOutcome<Bool> in
+            let row: EntryRow?
+            do {
+                row = try writer.row(forKey: key)
+            } catch let corruption as EntryRowCorruption {
+                return .corrupt(corruption.reason)
             }
+            guard let row, row.expiry > self.now(), row.schemaVersion < current else { return .done(.success(false)) }
             let value = try self.decodeValue(of: row.entry(key: key), key: key, path: table.path)
             let expiration: ArchiveExpiration =
                 row.expiry.isFinite ? .at(Date(timeIntervalSince1970: row.expiry)) : .never
             try writer.put(try self.entryRow(for: value, key: key, expiration: expiration), forKey: key)
-            return true
+            return .done(.success(true))
+        }
+        switch outcome {
+        case .done(let result): return (try? result.get()) ?? false
+        case .corrupt(let reason):
+            throw self.corruptEntry(key: key, location: location, reason: reason, isLocked: false)
         }
     }
 }
