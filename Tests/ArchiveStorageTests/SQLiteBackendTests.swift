@@ -44,7 +44,8 @@ import Testing
         let store: ArchiveStore<String> = try openStore(directory)
         for key in ["a", "b", "c"] { try store.save("value of \(key)", forKey: key) }
         // A changed payload byte (the checksum stays), and a column of another type.
-        _ = try sqlite3(database, "UPDATE entry SET payload = CAST(X'00' || substr(payload, 2) AS BLOB) WHERE key = X'61';")
+        let damagePayload = "UPDATE entry SET payload = CAST(X'00' || substr(payload, 2) AS BLOB) WHERE key = X'61';"
+        _ = try sqlite3(database, damagePayload)
         _ = try sqlite3(database, "UPDATE entry SET schemaVersion = 'seven' WHERE key = X'62';")
         let fresh: ArchiveStore<String> = try openStore(directory)
         let payload = #expect(throws: ArchiveStorageError.self) { try fresh.load(forKey: "a") }
@@ -85,39 +86,41 @@ import Testing
     }
 
     @Test func aFileThatIsNotADatabaseIsACorruptStoreAndIsKept() throws {
+        // A directory of its own: no open connection of another store can write to the file.
         let directory = TemporaryDirectory(backend: .sqlite)
         defer { directory.remove() }
-        try (openStore(directory) as ArchiveStore<Int>).save(1, forKey: "one")
+        try FileManager.default.createDirectory(atPath: directory.storePath, withIntermediateDirectories: true)
         let database = directory.storePath + "/entries.sqlite"
-        for name in ["entries.sqlite-wal", "entries.sqlite-shm"] {
-            try? FileManager.default.removeItem(atPath: directory.storePath + "/" + name)
-        }
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try garbage.write(to: URL(fileURLWithPath: database))
-        let error = #expect(throws: ArchiveStorageError.self) { try openStore(directory, as: Int.self) }
+        // The configuration says files; the database file decides.
+        let error = #expect(throws: ArchiveStorageError.self) {
+            try openStore(directory, as: Int.self) { $0.backend = .files }
+        }
         #expect(error?.code == .corruptStore)
         #expect(error?.path == database)
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == garbage)
     }
 
     @Test func aTruncatedDatabaseIsACorruptStore() throws {
+        let original = TemporaryDirectory(backend: .sqlite)
+        defer { original.remove() }
+        let store: ArchiveStore<String> = try openStore(original)
+        var batch: [String: String] = [:]
+        for index in 0..<2000 { batch["key \(index)"] = String(repeating: "x", count: 200) }
+        try store.save(batch)
+        _ = try sqlite3(original.storePath + "/entries.sqlite", "PRAGMA wal_checkpoint(TRUNCATE);")
+        // Half of a copy, in a directory of its own.
         let directory = TemporaryDirectory(backend: .sqlite)
         defer { directory.remove() }
-        do {
-            let store: ArchiveStore<String> = try openStore(directory)
-            var batch: [String: String] = [:]
-            for index in 0..<2000 { batch["key \(index)"] = String(repeating: "x", count: 200) }
-            try store.save(batch)
-        }
+        try FileManager.default.createDirectory(atPath: directory.storePath, withIntermediateDirectories: true)
         let database = directory.storePath + "/entries.sqlite"
-        _ = try sqlite3(database, "PRAGMA wal_checkpoint(TRUNCATE);")
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: database))
-        try handle.truncate(atOffset: UInt64(size / 2))
-        try handle.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: original.storePath + "/entries.sqlite"))
+        #expect(bytes.count > 400_000)
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: database))
         let error = #expect(throws: ArchiveStorageError.self) {
-            let store: ArchiveStore<String> = try openStore(directory)
-            for key in try store.keys() { _ = try store.load(forKey: key) }
+            let damaged: ArchiveStore<String> = try openStore(directory)
+            for key in try damaged.keys() { _ = try damaged.load(forKey: key) }
         }
         #expect(error?.code == .corruptStore)
         #expect(error?.path == database)

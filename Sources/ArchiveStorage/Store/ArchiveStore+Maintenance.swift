@@ -64,8 +64,11 @@ extension ArchiveStore {
         return removed
     }
 
-    /// Checks every entry in full and moves each damaged one into the `Corrupt` folder of the
-    /// store's directory; returns the new paths of the moved files.
+    /// Checks every entry in full and moves each damaged one aside; returns where they went.
+    ///
+    /// On the files backend, damaged files move into the `Corrupt` folder of the store's
+    /// directory, and the result holds their new paths; on the SQLite backend, damaged rows move
+    /// to the database's `quarantine` table, and the result holds their keys.
     ///
     /// The other entries stay readable either way. To move damaged entries as reads find them,
     /// use ``ArchiveStoreConfiguration/CorruptEntryPolicy/moveAside``.

@@ -19,8 +19,9 @@ import Foundation
 
 /// A durable, process-safe store of `Codable` values under string keys, with an in-memory cache.
 ///
-/// Each entry is a file in the store's directory, replaced atomically and durably on every save
-/// and protected by a checksum. Many threads, tasks and processes may use one directory at once:
+/// Each entry is a file in the store's directory, or a row of a SQLite database there (see
+/// ``ArchiveStoreBackend``), replaced atomically and durably on every save and protected by a
+/// checksum. Many threads, tasks and processes may use one directory at once:
 /// writers lock the entry's stripe of a shared lock file, and ``update(forKey:expiration:_:)-4u4g2`` is
 /// an atomic read-modify-write even across processes. Decoded values are cached in memory and
 /// stay correct when another process writes the directory. <doc:StoringValues> describes the
@@ -173,11 +174,12 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         )
     }
 
-    /// The keys of all unexpired entries, sorted; entries with a damaged header are included when
-    /// their file name spells their key, so that ``load(forKey:)-59ajw`` can report them.
+    /// The keys of all unexpired entries, sorted by their UTF-8 bytes; damaged entries are included
+    /// when their key is known (from the file name, or the row), so that ``load(forKey:)-59ajw``
+    /// can report them.
     ///
-    /// Keys come from the entry file names, and from the entry itself for keys too long for a
-    /// file name, so they survive relaunches.
+    /// On the files backend, keys come from the entry file names, and from the entry itself for
+    /// keys too long for a file name, so they survive relaunches.
     ///
     /// - Complexity: Reads the header of every entry, O(*n*) small reads.
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
