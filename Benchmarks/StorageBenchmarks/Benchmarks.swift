@@ -21,6 +21,8 @@ import Foundation
 // - `open/100k`: `ArchiveStore.init` on a directory of 100,000 entries (the background purge it
 //   starts is waited for outside the measurement).
 // - `purgeExpired/100k`: a purge that reads the headers of 100,000 entries and finds none expired.
+// - `fill/<backend>/100k`: 100,000 small values saved durably in batches of 1,000 into a new store
+//   on each backend (`files`, `sqlite`); throughput is batches per second (× 1,000 entries).
 // Stores live in fresh folders of the temporary directory, removed afterwards. Everything here is
 // file-system bound, so wall clock depends on the disk and the machine's load; malloc counts
 // depend on the background maintenance thread too, so none of these are gated by thresholds.
@@ -117,6 +119,25 @@ let benchmarks: @Sendable () -> Void = {
         },
         teardown: { coldStore.remove() }
     )
+
+    for backend in [ArchiveStoreBackend.files, .sqlite] {
+        Benchmark("ArchiveStore.fill/\(backend)/100k", configuration: configuration(seconds: 60, iterations: 3)) {
+            benchmark in
+            let folder = ScratchFolder()
+            defer { folder.remove() }
+            var options = ArchiveStoreConfiguration()
+            options.backend = backend
+            options.memoryCountLimit = 0
+            let store = try ArchiveStore<Profile>(name: "store", in: .path(folder.path), configuration: options)
+            let batches = stride(from: 0, to: 100_000, by: 1000).map { start in
+                Dictionary(uniqueKeysWithValues: (start..<start + 1000).map { ("entry\($0)", profile) })
+            }
+            store.waitForBackgroundMaintenance()
+            benchmark.startMeasurement()
+            for batch in batches { try store.save(batch) }
+            benchmark.stopMeasurement()
+        }
+    }
 
     let large = LargeStore()
     let open: (Benchmark) throws -> Void = { benchmark in
