@@ -50,29 +50,17 @@ public func initialize(
 ) -> CInt {
     guard let directory = ProcessInfo.processInfo.environment["FUZZ_MAKE_SEEDS"] else { return 0 }
     do {
-        var encoder = KeyedArchiveEncoder()
+        try SeedWriter.writeArchives(of: ArchivableFuzzModel.samples, prefix: "archivable", into: directory)
         for (index, sample) in ArchivableFuzzModel.samples.enumerated() {
-            for format in [PropertyListFormat.binary, .xml] {
-                encoder.outputFormat = format
-                let name = "archivable-\(index)-\(format == .binary ? "binary" : "xml").archive"
-                let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
-                try encoder.encode(sample).write(to: url)
-                guard try KeyedArchiveDecoder().decode(ArchivableFuzzModel.self, from: Data(contentsOf: url)) == sample
-                else {
-                    print("error: \(name) does not decode back to its sample")
-                    exit(1)
-                }
-                print("wrote \(url.path)")
-            }
-            let url = URL(fileURLWithPath: directory).appendingPathComponent("archivable-\(index).json")
-            try JSONEncoder().encode(sample).write(to: url)
-            print("wrote \(url.path)")
+            try SeedWriter.write(JSONEncoder().encode(sample), named: "archivable-\(index).json", into: directory)
         }
-        // Older versions, which decoding migrates.
+        // Older versions, which decoding migrates (in XML, as the committed seeds are).
+        var encoder = KeyedArchiveEncoder()
+        encoder.outputFormat = .xml
         let v1 = try encoder.encode(ArchivableFuzzModelV1(title: "Old", count: 2))
-        try v1.write(to: URL(fileURLWithPath: directory).appendingPathComponent("archivable-v1.archive"))
+        try SeedWriter.write(v1, named: "archivable-v1.archive", into: directory)
         let v2 = try encoder.encode(ArchivableFuzzModelV2(name: "Mid", count: 1, labels: "x y"))
-        try v2.write(to: URL(fileURLWithPath: directory).appendingPathComponent("archivable-v2.archive"))
+        try SeedWriter.write(v2, named: "archivable-v2.archive", into: directory)
     } catch {
         print("error: \(error)")
         exit(1)

@@ -35,21 +35,7 @@ public func initialize(
 ) -> CInt {
     guard let directory = ProcessInfo.processInfo.environment["FUZZ_MAKE_SEEDS"] else { return 0 }
     do {
-        var encoder = KeyedArchiveEncoder()
-        for (index, sample) in FuzzModel.samples.enumerated() {
-            for format in [PropertyListFormat.binary, .xml] {
-                encoder.outputFormat = format
-                let name = "model-\(index)-\(format == .binary ? "binary" : "xml").archive"
-                let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
-                try encoder.encode(sample).write(to: url)
-                // The seed must decode back, or the corpus starts from nothing useful.
-                guard try KeyedArchiveDecoder().decode(FuzzModel.self, from: Data(contentsOf: url)) == sample else {
-                    print("error: \(name) does not decode back to its sample")
-                    exit(1)
-                }
-                print("wrote \(url.path)")
-            }
-        }
+        try SeedWriter.writeArchives(of: FuzzModel.samples, prefix: "model", into: directory)
     } catch {
         print("error: \(error)")
         exit(1)
