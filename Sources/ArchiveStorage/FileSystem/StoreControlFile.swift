@@ -129,11 +129,7 @@ final class StoreControlFile: @unchecked Sendable {
         slot: Int,
         _ body: () throws(ArchiveStorageError) -> R
     ) throws(ArchiveStorageError) -> R {
-        let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
-        defer { _ = close(descriptor) }
-        try self.lock(descriptor, stripe: slot % Self.stripeCount)
-        return try body()
+        try self.withExclusiveLocks(slots: CollectionOfOne(slot), body)
     }
 
     /// Runs `body` holding the exclusive write locks of every stripe the `slots` belong to, taken
@@ -155,7 +151,6 @@ final class StoreControlFile: @unchecked Sendable {
     /// What ``lock(_:stripe:)`` locked.
     private enum LockExtent { case stripe, wholeFile }
 
-    @discardableResult
     private func lock(_ descriptor: Int32, stripe: Int) throws(ArchiveStorageError) -> LockExtent {
         #if os(Linux) || os(Android)
         var request = flock()

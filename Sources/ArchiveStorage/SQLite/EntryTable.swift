@@ -19,9 +19,9 @@ protocol EntryTable: Sendable {
     /// The database file.
     var path: String { get }
 
-    /// The row of `key`, checked against its checksum; `nil` when there is none.
-    /// - Throws: ``EntryRowCorruption`` for a damaged row, ``ArchiveStorageError`` otherwise.
-    func row(forKey key: String) throws -> EntryRow?
+    /// The row of `key`, checked against its checksum (a damaged row is a failure); `nil` when
+    /// there is none.
+    func row(forKey key: String) throws(ArchiveStorageError) -> Result<EntryRow, EntryRowCorruption>?
 
     /// The expiry of the row of `key`, without reading its payload; `nil` when there is none.
     func expiry(forKey key: String) throws(ArchiveStorageError) -> Double?
@@ -31,7 +31,8 @@ protocol EntryTable: Sendable {
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`: one writer at a time across
     /// threads and processes), committed when it returns and rolled back when it throws.
-    func write<R>(_ body: (any EntryTableWriter) throws -> R) throws -> R
+    /// - Throws: What `body` throws if it is an ``ArchiveStorageError``; any other error as one.
+    func write<R>(_ body: (any EntryTableWriter) throws -> R) throws(ArchiveStorageError) -> R
 
     /// Up to `limit` keys of rows that expired at `now`, after the position `after` (an expiry and
     /// a key) in expiry order.
@@ -51,6 +52,7 @@ protocol EntryTable: Sendable {
 /// What a write transaction of an ``EntryTable`` can do.
 protocol EntryTableWriter {
     /// The row of `key`, as ``EntryTable/row(forKey:)`` reads it.
+    /// - Throws: ``EntryRowCorruption`` for a damaged row; SQLite's errors.
     func row(forKey key: String) throws -> EntryRow?
     /// Inserts or replaces the row of `key`.
     func put(_ row: EntryRow, forKey key: String) throws
@@ -93,6 +95,6 @@ struct EntryRow: Sendable {
 
 /// A row whose columns are not what the store wrote: a wrong type, or a payload that fails its
 /// checksum.
-struct EntryRowCorruption: Error {
+struct EntryRowCorruption: Error, Sendable {
     var reason: String
 }

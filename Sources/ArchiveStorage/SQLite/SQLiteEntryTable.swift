@@ -99,13 +99,15 @@ final class SQLiteEntryTable: EntryTable {
 
     // MARK: Reading
 
-    func row(forKey key: String) throws -> EntryRow? {
-        do {
-            return try self.pool.read { db in try Self.row(forKey: key, in: db) }
-        } catch let corruption as EntryRowCorruption {
-            throw corruption
-        } catch {
-            throw Self.failure(error, path: self.path)
+    func row(forKey key: String) throws(ArchiveStorageError) -> Result<EntryRow, EntryRowCorruption>? {
+        try self.access {
+            try self.pool.read { db -> Result<EntryRow, EntryRowCorruption>? in
+                do {
+                    return try Self.row(forKey: key, in: db).map { .success($0) }
+                } catch let corruption as EntryRowCorruption {
+                    return .failure(corruption)
+                }
+            }
         }
     }
 
@@ -203,12 +205,8 @@ final class SQLiteEntryTable: EntryTable {
 
     // MARK: Writing
 
-    func write<R>(_ body: (any EntryTableWriter) throws -> R) throws -> R {
-        do {
-            return try self.pool.write { db in try body(Writer(db: db)) }
-        } catch let error as DatabaseError {
-            throw Self.failure(error, path: self.path)
-        }
+    func write<R>(_ body: (any EntryTableWriter) throws -> R) throws(ArchiveStorageError) -> R {
+        try self.access { try self.pool.write { db in try body(Writer(db: db)) } }
     }
 
     /// The writer of one transaction.

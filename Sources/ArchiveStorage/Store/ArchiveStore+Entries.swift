@@ -138,7 +138,7 @@ extension ArchiveStore {
         if let table = self.table {
             if self.configuration.corruptEntryPolicy.isMoveAside, let key {
                 do {
-                    if try self.quarantine(location, key: key, reason: reason, in: table) {
+                    if try self.quarantine(key: Array(key.utf8), reason: reason, in: table) {
                         reason += "; moved to the quarantine table"
                     }
                 } catch {

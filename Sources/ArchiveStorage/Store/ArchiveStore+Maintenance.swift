@@ -39,7 +39,7 @@ extension ArchiveStore {
     public func purgeExpired() throws(ArchiveStorageError) -> Int {
         let now = self.now()
         self.cache.withLock { $0.removeExpired(now: now) }
-        if let table = self.table { return try self.tablePurgeExpired(in: table) }
+        if let table = self.table { return try self.tablePurgeExpired(at: now, in: table) }
         var removed = 0
         for name in try DirectoryListing.names(atPath: self.directoryPath)
         where EntryFileName.classify(name) != .other {

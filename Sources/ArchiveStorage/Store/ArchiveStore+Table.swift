@@ -58,13 +58,13 @@ extension ArchiveStore {
         location: EntryLocation,
         in table: any EntryTable
     ) throws(ArchiveStorageError) -> (EntryFormat.Entry, Int)? {
-        do {
-            guard let row = try table.row(forKey: key) else { return nil }
+        switch try table.row(forKey: key) {
+        case nil:
+            return nil
+        case .success(let row)?:
             return (row.entry(key: key), row.payload.count)
-        } catch let corruption as EntryRowCorruption {
+        case .failure(let corruption)?:
             throw self.corruptEntry(key: key, location: location, reason: corruption.reason, isLocked: false)
-        } catch {
-            throw SQLiteFailure.wrap(error, path: table.path)
         }
     }
 
@@ -101,11 +101,7 @@ extension ArchiveStore {
                     for location in locations { cache.removeValue(forName: location.fileName) }
                 }
             }
-            do {
-                return try table.write(body)
-            } catch {
-                throw SQLiteFailure.wrap(error, path: table.path)
-            }
+            return try table.write(body)
         }
     }
 
@@ -141,11 +137,7 @@ extension ArchiveStore {
         try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) in
             for slot in slots { self.control.beginWrite(slot: slot) }
             defer { for slot in slots { self.control.endWrite(slot: slot) } }
-            do {
-                _ = try table.write { writer in try writer.deleteAll() }
-            } catch {
-                throw SQLiteFailure.wrap(error, path: table.path)
-            }
+            _ = try table.write { writer in try writer.deleteAll() }
         }
         self.cache.withLock { $0.removeAll() }
     }
@@ -168,10 +160,6 @@ extension ArchiveStore {
                 do {
                     row = try writer.row(forKey: key)
                 } catch let corruption as EntryRowCorruption {
-                    if self.configuration.corruptEntryPolicy.isMoveAside {
-                        _ = try writer.quarantine(key: Array(key.utf8), reason: corruption.reason, at: now)
-                        return .corrupt(corruption.reason + "; moved to the quarantine table")
-                    }
                     return .corrupt(corruption.reason)
                 }
                 if let row, row.expiry > now {
@@ -195,31 +183,29 @@ extension ArchiveStore {
         case .done(let result):
             return try result.get()
         case .corrupt(let reason):
-            throw ArchiveStorageError(.corruptEntry, key: key, path: table.path, reason: reason)
+            // Reported (and moved aside, under that policy) as a read reports it.
+            throw self.corruptEntry(key: key, location: location, reason: reason, isLocked: false)
         }
     }
 
-    /// Moves the row at `location` to the quarantine table if it is still damaged; whether it did.
-    func quarantine(
-        _ location: EntryLocation,
-        key: String,
-        reason: String,
-        in table: any EntryTable
-    )
-        throws(ArchiveStorageError) -> Bool
-    {
-        try self.commit(table, locations: [location]) { writer in
-            do {
-                _ = try writer.row(forKey: key)
-                return false
-            } catch is EntryRowCorruption {
-                return try writer.quarantine(key: Array(key.utf8), reason: reason, at: self.now())
+    /// Moves the row of `key` (its UTF-8 bytes) to the quarantine table if it is still damaged
+    /// once the write lock is held (a save may have replaced it since it was found); whether it
+    /// did. A key that is not UTF-8 is damage in itself: the store never writes one.
+    func quarantine(key: [UInt8], reason: String, in table: any EntryTable) throws(ArchiveStorageError) -> Bool {
+        let name = validUTF8String(key)
+        let location = EntryLocation(key: name ?? String(decoding: key, as: UTF8.self), directory: self.directoryPath)
+        return try self.commit(table, locations: [location]) { writer in
+            if let name {
+                do {
+                    _ = try writer.row(forKey: name)
+                    return false
+                } catch is EntryRowCorruption {}
             }
+            return try writer.quarantine(key: key, reason: reason, at: self.now())
         }
     }
 
-    func tablePurgeExpired(in table: any EntryTable) throws(ArchiveStorageError) -> Int {
-        let now = self.now()
+    func tablePurgeExpired(at now: Double, in table: any EntryTable) throws(ArchiveStorageError) -> Int {
         var removed = 0
         var position: (expiry: Double, key: [UInt8])?
         // Bounded transactions, so that a purge never holds the write lock for long.
@@ -250,17 +236,10 @@ extension ArchiveStore {
             let page = try table.scan(after: position, limit: Self.tablePageSize)
             guard let last = page.last else { break }
             position = last.key
-            for (keyBytes, isIntact) in page where !isIntact {
-                let key = String(decoding: keyBytes, as: UTF8.self)
-                let location = EntryLocation(key: key, directory: self.directoryPath)
-                let didMove = try self.commit(table, locations: [location]) { writer in
-                    try writer.quarantine(
-                        key: keyBytes,
-                        reason: "found damaged by moveCorruptEntriesAside()",
-                        at: self.now()
-                    )
+            for (key, isIntact) in page where !isIntact {
+                if try self.quarantine(key: key, reason: "found damaged by moveCorruptEntriesAside()", in: table) {
+                    moved.append(String(decoding: key, as: UTF8.self))
                 }
-                if didMove { moved.append(key) }
             }
         }
         return moved
@@ -274,18 +253,6 @@ extension ArchiveStore {
 enum TableUpdateOutcome<Result> {
     case done(Swift.Result<Result, any Error>)
     case corrupt(String)
-}
-
-/// Turns an error of an `EntryTable` into an ``ArchiveStorageError``.
-enum SQLiteFailure {
-    static func wrap(_ error: any Error, path: String) -> ArchiveStorageError {
-        if let error = error as? ArchiveStorageError { return error }
-        #if SQLite
-        return SQLiteEntryTable.failure(error, path: path)
-        #else
-        return ArchiveStorageError(.database, path: path, reason: "\(error)", underlying: error)
-        #endif
-    }
 }
 
 extension ArchiveStore {
