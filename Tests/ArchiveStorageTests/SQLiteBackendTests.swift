@@ -42,11 +42,12 @@ import Testing
         defer { directory.remove() }
         let database = directory.storePath + "/entries.sqlite"
         let store: ArchiveStore<String> = try openStore(directory)
-        for key in ["a", "b", "c"] { try store.save("value of \(key)", forKey: key) }
+        for key in ["a", "b", "c", "e"] { try store.save("value of \(key)", forKey: key) }
         // A changed payload byte (the checksum stays), and a column of another type.
         let damagePayload = "UPDATE entry SET payload = CAST(X'00' || substr(payload, 2) AS BLOB) WHERE key = X'61';"
         _ = try sqlite3(database, damagePayload)
         _ = try sqlite3(database, "UPDATE entry SET schemaVersion = 'seven' WHERE key = X'62';")
+        _ = try sqlite3(database, "UPDATE entry SET expiry = 'soon' WHERE key = X'65';")
         let fresh: ArchiveStore<String> = try openStore(directory)
         let payload = #expect(throws: ArchiveStorageError.self) { try fresh.load(forKey: "a") }
         #expect(payload?.code == .corruptEntry)
@@ -57,14 +58,20 @@ import Testing
         #expect(column?.code == .corruptEntry)
         #expect(column?.key == "b")
         #expect(try fresh.load(forKey: "c") == "value of c")
+        // An expiry of another type: `contains` reads only that column, and reports it as a
+        // damaged header, as on the files backend.
+        let expiry = #expect(throws: ArchiveStorageError.self) { try fresh.contains("e") }
+        #expect(expiry?.code == .corruptEntry)
+        #expect(expiry?.key == "e")
+        #expect(try fresh.contains("c"))
         // Listed, so that a load can report them; moved on demand, and then gone.
-        #expect(try fresh.keys() == ["a", "b", "c"])
-        #expect(try fresh.moveCorruptEntriesAside() == ["a", "b"])
+        #expect(try fresh.keys() == ["a", "b", "c", "e"])
+        #expect(try fresh.moveCorruptEntriesAside() == ["a", "b", "e"])
         #expect(try fresh.moveCorruptEntriesAside() == [])
         #expect(try fresh.load(forKey: "a") == nil)
         #expect(try fresh.keys() == ["c"])
         #expect(try sqlite3(database, "SELECT CAST(key AS TEXT), reason FROM quarantine ORDER BY key;").hasPrefix("a|"))
-        #expect(try sqlite3(database, "SELECT count(*) FROM quarantine;") == "2")
+        #expect(try sqlite3(database, "SELECT count(*) FROM quarantine;") == "3")
     }
 
     @Test func theMoveAsidePolicyQuarantinesADamagedRowWhenReadOrUpdated() throws {

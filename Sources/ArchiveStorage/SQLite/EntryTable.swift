@@ -23,8 +23,9 @@ protocol EntryTable: Sendable {
     /// there is none.
     func row(forKey key: String) throws(ArchiveStorageError) -> Result<EntryRow, EntryRowCorruption>?
 
-    /// The expiry of the row of `key`, without reading its payload; `nil` when there is none.
-    func expiry(forKey key: String) throws(ArchiveStorageError) -> Double?
+    /// The expiry of the row of `key`, without reading its payload (an expiry of another type is
+    /// a failure); `nil` when there is none.
+    func expiry(forKey key: String) throws(ArchiveStorageError) -> Result<Double, EntryRowCorruption>?
 
     /// The keys of the rows that expire after `now`, in the byte order of their UTF-8 forms.
     func keys(unexpiredAt now: Double) throws(ArchiveStorageError) -> [String]

@@ -111,12 +111,15 @@ final class SQLiteEntryTable: EntryTable {
         }
     }
 
-    func expiry(forKey key: String) throws(ArchiveStorageError) -> Double? {
+    func expiry(forKey key: String) throws(ArchiveStorageError) -> Result<Double, EntryRowCorruption>? {
         try self.access {
-            try self.pool.read { db -> Double? in
+            try self.pool.read { db -> Result<Double, EntryRowCorruption>? in
                 let statement = try db.cachedStatement(sql: "SELECT expiry FROM entry WHERE key = ?")
                 guard let row = try Row.fetchOne(statement, arguments: [Data(key.utf8)]) else { return nil }
-                return Self.expiry(row.databaseValues.first ?? .null) ?? -.infinity
+                guard let expiry = Self.expiry(row.databaseValues.first ?? .null) else {
+                    return .failure(EntryRowCorruption(reason: "the expiry is not a date"))
+                }
+                return .success(expiry)
             }
         }
     }

@@ -148,8 +148,14 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         let now = self.now()
         if self.cachedValue(at: location, now: now) != nil { return true }
         if let table = self.table {
-            guard let expiry = try table.expiry(forKey: key) else { return false }
-            return expiry > now
+            switch try table.expiry(forKey: key) {
+            case nil:
+                return false
+            case .success(let expiry)?:
+                return expiry > now
+            case .failure(let corruption)?:
+                throw self.corruptEntry(key: key, location: location, reason: corruption.reason, isLocked: false)
+            }
         }
         guard let prefix = try self.readHeader(key: key, location: location) else { return false }
         return prefix.expiry > now
