@@ -275,6 +275,62 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // One value per archive, as a store's save or a `UserDefaults` helper writes it: 1,000 archives
+    // of one cat each per iteration, so the fixed cost of starting and finishing an archive shows.
+    let oneConfiguration = configuration(metrics, warmup: 2, seconds: 2, iterations: 200)
+    let single = Lazy { CatGenerator.cats(count: 1_000) }
+    Benchmark("KeyedArchiving.encodeOne/1k", configuration: oneConfiguration) { benchmark in
+        let values = single.value
+        let encoder = KeyedArchiveEncoder()
+        precondition(try! KeyedArchiveDecoder().decode(Cat.self, from: encoder.encode(values[0])) == values[0])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for value in values { blackHole(try encoder.encode(value)) }
+        }
+    }
+    Benchmark("KeyedArchiving.decodeOne/1k", configuration: oneConfiguration) { benchmark in
+        let encoder = KeyedArchiveEncoder()
+        let archives = try single.value.map { try encoder.encode($0) }
+        let decoder = KeyedArchiveDecoder()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for bytes in archives { blackHole(try decoder.decode(Cat.self, from: bytes)) }
+        }
+    }
+    Benchmark("PropertyListEncoder.encodeOne/1k", configuration: oneConfiguration) { benchmark in
+        let values = single.value
+        let encoder = binaryPropertyListEncoder()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for value in values { blackHole(try encoder.encode(value)) }
+        }
+    }
+    Benchmark("PropertyListDecoder.decodeOne/1k", configuration: oneConfiguration) { benchmark in
+        let encoder = binaryPropertyListEncoder()
+        let archives = try single.value.map { try encoder.encode($0) }
+        let decoder = PropertyListDecoder()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for bytes in archives { blackHole(try decoder.decode(Cat.self, from: bytes)) }
+        }
+    }
+    Benchmark("JSONEncoder.encodeOne/1k", configuration: oneConfiguration) { benchmark in
+        let values = single.value
+        let encoder = JSONEncoder()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for value in values { blackHole(try encoder.encode(value)) }
+        }
+    }
+    Benchmark("JSONDecoder.decodeOne/1k", configuration: oneConfiguration) { benchmark in
+        let archives = try single.value.map { try JSONEncoder().encode($0) }
+        let decoder = JSONDecoder()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for bytes in archives { blackHole(try decoder.decode(Cat.self, from: bytes)) }
+        }
+    }
+
     // NSKeyedArchiver: 1,000 cats take seconds per operation, so few samples and no warm-up there.
     let archiverSizes: [(String, Int, Benchmark.Configuration, Benchmark.Configuration)] = [
         (

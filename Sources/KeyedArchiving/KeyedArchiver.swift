@@ -79,6 +79,7 @@ public final class KeyedArchiver {
         // Binary output is written straight from the encoder's object table, without a tree.
         try self.checkNotFinished(key: nil)
         self.isFinished = true
+        defer { self.session.close() }
         return try self.session.finishBinary(top: self.top)
     }
 
@@ -87,6 +88,7 @@ public final class KeyedArchiver {
     public func finishArchive() throws -> KeyedArchive {
         try self.checkNotFinished(key: nil)
         self.isFinished = true
+        defer { self.session.close() }
         return try self.session.finish(top: self.top)
     }
 

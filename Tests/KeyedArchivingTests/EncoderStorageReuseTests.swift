@@ -77,3 +77,96 @@ import Testing
         }
     }
 }
+
+/// The encoder reuses a finished encoding's session (its tables, caches and encoders) for the next
+/// one; these check that nothing of one encoding reaches another.
+@Suite struct EncoderSessionReuseTests {
+    typealias Friend = EncoderStorageReuseTests.Friend
+
+    /// Keeps the container its `encode(to:)` was given, to write to it after encoding returned.
+    struct Escaping: Encodable {
+        // Used by one test only.
+        nonisolated(unsafe) static var kept: KeyedEncodingContainer<Key>?
+
+        enum Key: CodingKey { case name, late }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("escaping", forKey: .name)
+            Self.kept = container
+        }
+    }
+
+    /// Writes a key, then throws.
+    struct Failing: Encodable {
+        struct Failure: Error {}
+        enum Key: CodingKey { case name }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("half written", forKey: .name)
+            throw Failure()
+        }
+    }
+
+    final class Token: Sendable {}
+
+    @Test func aContainerKeptPastItsEncodingNeverWritesIntoALaterArchive() throws {
+        let value = EncoderStorageReuseTests.pets(5, prefix: "reference")
+        let encoder = KeyedArchiveEncoder()
+        let reference = try encoder.encode(value)
+        _ = try encoder.encode(Escaping())
+        #expect(try encoder.encode(value) == reference)
+        try Escaping.kept?.encode("written late", forKey: .late)
+        Escaping.kept = nil
+        #expect(try encoder.encode(value) == reference)
+        #expect(try encoder.encode(value) == reference)
+    }
+
+    @Test func anEncodingThatThrowsLeavesNothingBehind() throws {
+        let value = EncoderStorageReuseTests.pets(5, prefix: "reference")
+        let encoder = KeyedArchiveEncoder()
+        let reference = try encoder.encode(value)
+        #expect(throws: Failing.Failure.self) {
+            try encoder.encode([AnyEncodable(Friend(name: "first", age: 1)), AnyEncodable(Failing())])
+        }
+        #expect(try encoder.encode(value) == reference)
+    }
+
+    @Test func classNamesOfOneEncoderDoNotCarryOverToTheNext() throws {
+        var renaming = KeyedArchiveEncoder()
+        renaming.setClassName("Renamed", for: Friend.self)
+        let plain = KeyedArchiveEncoder()
+        let friend = Friend(name: "Ada", age: 3)
+        // Whether the archive names the class "Renamed", in a class dictionary's `$classname`.
+        let className = { (bytes: Data) in
+            try KeyedArchive(parsing: bytes).objects.contains {
+                guard case .dictionary(let dictionary) = $0 else { return false }
+                return dictionary["$classname"] == .string("Renamed")
+            }
+        }
+        #expect(try className(renaming.encode(friend)))
+        #expect(try !className(plain.encode(friend)))
+        #expect(try className(renaming.encode(friend)))
+        #expect(try !className(plain.encode([friend])))
+    }
+
+    @Test func userInfoIsNotKeptAfterEncoding() throws {
+        weak var weakToken: Token?
+        try {
+            let token = Token()
+            weakToken = token
+            var encoder = KeyedArchiveEncoder()
+            encoder.userInfo[CodingUserInfoKey(rawValue: "token")!] = token
+            _ = try encoder.encode(Friend(name: "Ada", age: 3))
+        }()
+        #expect(weakToken == nil)
+    }
+}
+
+/// Any encodable value, to put values of several types in one array.
+private struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try self.value.encode(to: encoder) }
+}

@@ -23,6 +23,8 @@ internal struct ArchiveEncodingKeyCache {
     private var keys: [ArchiveEncodingTable.Key?]
     /// The strings the slots hold, kept alive so that their storage cannot be reused.
     private var strings: [String]
+    /// The slots filled since the cache was made or emptied, so that emptying it costs only those.
+    private var filledSlots: [Int] = []
 
     /// Creates an empty cache of `2^slotBits` slots.
     init(slotBits: Int = 7) {
@@ -31,6 +33,13 @@ internal struct ArchiveEncodingKeyCache {
         self.rawKeys = [(UInt64, UInt64)](repeating: (0, 0), count: slotCount)
         self.keys = [ArchiveEncodingTable.Key?](repeating: nil, count: slotCount)
         self.strings = [String](repeating: "", count: slotCount)
+    }
+
+    /// Empties the cache, for keys of a new table: only the slots filled since the last time are
+    /// cleared. (No string's raw bytes are all zero, so a cleared slot matches nothing.)
+    mutating func removeAll() {
+        for slot in self.filledSlots { self.rawKeys[slot] = (0, 0) }
+        self.filledSlots.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)
@@ -59,6 +68,7 @@ internal struct ArchiveEncodingKeyCache {
     mutating func insert(_ key: ArchiveEncodingTable.Key, for string: String) {
         guard let raw = Self.rawBytes(of: string) else { return }
         let slot = self.slot(raw)
+        if self.rawKeys[slot] == (0, 0) { self.filledSlots.append(slot) }
         self.rawKeys[slot] = raw
         self.keys[slot] = key
         self.strings[slot] = string

@@ -25,10 +25,15 @@ import Foundation
 ///
 /// Encoders and containers handed to `encode(to:)` may escape it: a stored `superEncoder()` or
 /// nested container keeps working, and whatever it writes before ``finish(top:)`` lands in the
-/// archive. Call ``finish(top:)`` or ``close()`` to release them.
+/// archive. Call ``close()`` to release them, or ``recycle()`` to leave the session, emptied, to
+/// the next ``make(options:)``.
 internal final class ArchiveEncodingSession {
     /// The choices that shape an archive.
-    struct Options {
+    struct Options: Equatable {
+        static func == (left: Options, right: Options) -> Bool {
+            left.classNames == right.classNames && left.userInfo.isEmpty && right.userInfo.isEmpty
+        }
+
         /// Class names set with ``KeyedArchiveEncoder/setClassName(_:for:)``, by type.
         var classNames: [ObjectIdentifier: String] = [:]
         /// Contextual information for `encode(to:)` implementations.
@@ -43,9 +48,9 @@ internal final class ArchiveEncodingSession {
     /// The keys of objects' own dictionaries (escaped) and of `NSDictionary` objects, by coding-key string.
     @exclusivity(unchecked) private var objectKeys = ArchiveEncodingKeyCache()
     @exclusivity(unchecked) private var dictionaryKeys = ArchiveEncodingKeyCache()
-    let options: Options
+    private(set) var options: Options
     /// ``Options/userInfo`` in the form `Encoder` exposes it.
-    let userInfo: [CodingUserInfoKey: Any]
+    private(set) var userInfo: [CodingUserInfoKey: Any]
 
     @exclusivity(unchecked) private var typeInfos: [ObjectIdentifier: ArchiveEncodingTypeInfo] = [:]
     /// A direct-mapped cache in front of ``typeInfos``, so the common lookups skip hashing.
@@ -82,6 +87,87 @@ internal final class ArchiveEncodingSession {
         self.userInfo = options.userInfo
     }
 
+    // MARK: - Reuse
+
+    /// A session left by ``recycle()``, for the next ``make(options:)``: one for the whole process;
+    /// concurrent encoders that find none make their own.
+    private static let spare = Locked<Spare>(Spare())
+
+    /// Holds the spare session. It is taken out whole under the lock, so only one thread uses it.
+    private struct Spare: @unchecked Sendable {
+        var session: ArchiveEncodingSession?
+    }
+
+    /// The most values any of a recycled session's arrays may have room for: a session that grew
+    /// larger is let go rather than kept.
+    private static var spareCapacityLimit: Int { 1 << 20 }
+
+    /// A session for one archive: the one a finished session left with ``recycle()`` if there is
+    /// one, else a new one.
+    ///
+    /// A value encoded on its own (as every store save and `UserDefaults` write does) makes a
+    /// session, its tables and caches, and lets them go; reusing them makes the fixed cost of an
+    /// archive a few resets instead of dozens of allocations.
+    static func make(options: Options) -> ArchiveEncodingSession {
+        guard
+            let session = Self.spare.withLock({ spare in
+                defer { spare.session = nil }
+                return spare.session
+            })
+        else {
+            return ArchiveEncodingSession(options: options)
+        }
+        session.prepare(for: options)
+        return session
+    }
+
+    /// Leaves the session to the next ``make(options:)``, emptied, if it finished an archive
+    /// without leaving encoders behind, and closes it otherwise.
+    ///
+    /// Call it only after a successful ``finish(top:)`` or ``finishBinary(top:)``, and use the
+    /// session no more. An encoder that escaped its value (kept by `encode(to:)` beyond its
+    /// return) still refers to the session, so such a session is never reused: a late write must
+    /// land in a finished archive, not in another thread's.
+    func recycle() {
+        guard self.escapedEncoders.isEmpty, !self.hasMisuse, self.table.capacity <= Self.spareCapacityLimit else {
+            self.close()
+            return
+        }
+        self.table.removeAll()
+        self.objectKeys.removeAll()
+        self.dictionaryKeys.removeAll()
+        if !self.instanceUIDs.isEmpty {
+            self.instanceUIDs.removeAll(keepingCapacity: true)
+            self.retainedInstances.removeAll(keepingCapacity: true)
+        }
+        // The types stay known; their class dictionaries are the next table's to append.
+        for info in self.typeInfos.values { info.classUID = nil }
+        for info in [self.arrayInfo, self.dictionaryInfo, self.setInfo] { info.classUID = nil }
+        if !self.options.userInfo.isEmpty {
+            self.options.userInfo = [:]
+            self.userInfo = [:]
+        }
+        let replaced = Self.spare.withLock { spare in
+            defer { spare.session = self }
+            return spare.session
+        }
+        replaced?.close()
+    }
+
+    /// Sets a recycled session up for an archive with `options`: what it knows of types stays
+    /// valid if the class names are the same.
+    private func prepare(for options: Options) {
+        if options.classNames != self.options.classNames {
+            self.typeInfos = [:]
+            for slot in 0..<Self.recentTypeCount {
+                self.recentTypes[slot] = nil
+                self.recentTypeInfos[slot] = nil
+            }
+        }
+        self.options = options
+        self.userInfo = options.userInfo
+    }
+
     // MARK: - Entry points
 
     /// Encodes a value as an object of the archive.
@@ -109,12 +195,12 @@ internal final class ArchiveEncodingSession {
         return .uid(try self.encodeObject(value, codingPath: codingPath).rawValue)
     }
 
-    /// Completes the archive: flushes escaped encoders, then releases everything the session holds.
+    /// Completes the archive: flushes escaped encoders, then returns the archive. The session is
+    /// finished: ``close()`` or ``recycle()`` it.
     /// - Parameter top: The top-level keys and their values: UIDs returned by
     ///   ``encodeObject(_:codingPath:)``, or scalars stored inline.
     /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.
     func finish(top: [(key: String, value: ArchiveEncodingTable.Value)]) throws -> KeyedArchive {
-        defer { self.close() }
         try self.flushEscapedEncoders()
         let entries = top.map { KeyedArchive.TopEntry(key: $0.key, value: self.table.builder.propertyList($0.value)) }
         return KeyedArchive(top: entries, objects: self.table.propertyListObjects)
@@ -125,7 +211,6 @@ internal final class ArchiveEncodingSession {
     /// - Parameter top: The top-level keys and their values, as for ``finish(top:)``.
     /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.
     func finishBinary(top: [(key: String, value: ArchiveEncodingTable.Value)]) throws -> Data {
-        defer { self.close() }
         try self.flushEscapedEncoders()
         return self.table.binaryPropertyList(top: top)
     }
@@ -135,18 +220,16 @@ internal final class ArchiveEncodingSession {
         if let misuse { throw misuse }
     }
 
-    /// Releases the escaped encoders and retained instances, breaking their references to the session.
+    /// Releases the encoders and retained instances, breaking the encoders' references to the
+    /// session. Encoders that escaped keep the session alive, but not its table.
     func close() {
-        self.table.recycle()
-        self.escapedEncoders = []
+        if !self.escapedEncoders.isEmpty {
+            self.escapedEncoders = []
+            self.table = ArchiveEncodingTable()
+        }
         self.spareEncoders = []
-        self.objectKeys = ArchiveEncodingKeyCache()
-        self.dictionaryKeys = ArchiveEncodingKeyCache()
         self.retainedInstances = []
         self.instanceUIDs = [:]
-        self.typeInfos = [:]
-        self.recentTypes = [ObjectIdentifier?](repeating: nil, count: Self.recentTypeCount)
-        self.recentTypeInfos = [ArchiveEncodingTypeInfo?](repeating: nil, count: Self.recentTypeCount)
     }
 
     // MARK: - Objects

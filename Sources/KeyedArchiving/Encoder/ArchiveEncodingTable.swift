@@ -73,44 +73,35 @@ internal struct ArchiveEncodingTable {
     }
 
     init() {
-        // Empty arrays that keep an earlier table's capacity: a table grows them to the size of its
-        // archive, and taking that memory afresh for every archive (and giving it back) costs page
-        // faults on every call, about a third of the encoding time for 10,000 small records.
-        if let spare = Self.spare.withLock({ spare in
-            defer { spare = nil }
-            return spare
-        }) {
-            self.objects = spare.objects
-            self.builder.items = spare.items
-        }
         self.objects.append(self.builder.string("$null"))
     }
 
-    /// Empty arrays with capacity, left by the last table that finished, for the next one.
-    private struct Spare {
-        var objects: [Value]
-        var items: [Value]
+    /// Empties the table for another archive, keeping its storage: a table grows its arrays to the
+    /// size of its archive, and taking that memory afresh for every archive (and giving it back)
+    /// costs page faults and allocations on every call. See ``ArchiveEncodingSession/recycle()``.
+    mutating func removeAll() {
+        self.builder.removeAll()
+        self.objects.removeAll(keepingCapacity: true)
+        self.stringLeaves.removeAll(keepingCapacity: true)
+        self.dataLeaves.removeAll(keepingCapacity: true)
+        self.recentStrings.removeAll()
+        self.scalarLeaves.removeAll()
+        if !self.classes.isEmpty { self.classes.removeAll(keepingCapacity: true) }
+        for index in self.foundationClassUIDs.indices { self.foundationClassUIDs[index] = nil }
+        for index in self.fixedKeys.indices { self.fixedKeys[index] = nil }
+        self.objects.append(self.builder.string("$null"))
     }
 
-    /// One spare set for the whole process; concurrent tables that find none make their own.
-    private static let spare = Locked<Spare?>(nil)
-
-    /// The most values a spare array may have room for: larger ones are let go rather than kept.
-    private static var spareCapacityLimit: Int { 1 << 20 }
-
-    /// Empties the table and leaves its largest arrays, with their capacity, to the next table.
-    /// The table is empty afterwards; it must not be used again.
-    mutating func recycle() {
-        var objects: [Value] = []
-        var items: [Value] = []
-        swap(&objects, &self.objects)
-        swap(&items, &self.builder.items)
-        // A table recycled already has nothing to leave, and must not replace what it left.
-        guard objects.capacity > 0 || items.capacity > 0 else { return }
-        guard objects.capacity <= Self.spareCapacityLimit, items.capacity <= Self.spareCapacityLimit else { return }
-        objects.removeAll(keepingCapacity: true)
-        items.removeAll(keepingCapacity: true)
-        Self.spare.withLock { $0 = Spare(objects: objects, items: items) }
+    /// The largest number of values any of the table's arrays has room for.
+    var capacity: Int {
+        max(
+            self.objects.capacity,
+            self.builder.items.capacity,
+            self.builder.strings.capacity,
+            self.stringLeaves.capacity,
+            self.dataLeaves.capacity,
+            self.scalarLeaves.capacity
+        )
     }
 
     /// The number of objects, `$null` included.

@@ -77,10 +77,10 @@ public struct KeyedArchiveEncoder: Sendable {
             return try self.encodeArchive(value).serialized(as: self.outputFormat)
         }
         // Binary output is written straight from the session's object table, without the tree.
-        let session = ArchiveEncodingSession(options: self.options)
-        defer { session.close() }
-        let uid = try session.encodeObject(value)
-        return try session.finishBinary(top: [(key: "root", value: .uid(uid.rawValue))])
+        return try self.withSession { session in
+            let uid = try session.encodeObject(value)
+            return try session.finishBinary(top: [(key: "root", value: .uid(uid.rawValue))])
+        }
     }
 
     /// Encodes a value as a keyed archive model, to inspect or extend before serializing.
@@ -89,10 +89,25 @@ public struct KeyedArchiveEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` with the coding path if a value cannot be archived, or
     ///   whatever a value's `encode(to:)` throws.
     public func encodeArchive<T: Encodable>(_ value: T) throws -> KeyedArchive {
-        let session = ArchiveEncodingSession(options: self.options)
-        defer { session.close() }
-        let uid = try session.encodeObject(value)
-        return try session.finish(top: [(key: "root", value: .uid(uid.rawValue))])
+        try self.withSession { session in
+            let uid = try session.encodeObject(value)
+            return try session.finish(top: [(key: "root", value: .uid(uid.rawValue))])
+        }
+    }
+
+    /// Runs `body` with a session for one archive, recycled afterwards if `body` succeeds.
+    private func withSession<R>(_ body: (ArchiveEncodingSession) throws -> R) throws -> R {
+        let session = ArchiveEncodingSession.make(options: self.options)
+        let result: R
+        do {
+            result = try body(session)
+        } catch {
+            // Encoders may be left mid-value: the session is not reused.
+            session.close()
+            throw error
+        }
+        session.recycle()
+        return result
     }
 
     /// The options an encoding session runs with.

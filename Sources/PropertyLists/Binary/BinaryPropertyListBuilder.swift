@@ -114,6 +114,16 @@ package struct BinaryPropertyListBuilder {
     /// Creates an empty builder.
     package init() {}
 
+    /// Removes every string, data and container, keeping the storage for the next ones.
+    package mutating func removeAll() {
+        self.strings.removeAll()
+        if !self.data.isEmpty {
+            self.data.removeAll(keepingCapacity: true)
+            self.dataIDs.removeAll(keepingCapacity: true)
+        }
+        self.items.removeAll(keepingCapacity: true)
+    }
+
     /// The value of a string, adding it to ``strings`` if needed.
     package mutating func string(_ string: String) -> Value {
         .string(id: self.strings.id(for: string))

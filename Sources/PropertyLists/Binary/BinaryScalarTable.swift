@@ -24,6 +24,27 @@ package struct BinaryScalarTable {
     /// Creates an empty table.
     package init() {}
 
+    /// Removes every leaf, keeping the storage for the next ones.
+    package mutating func removeAll() {
+        Self.clear(&self.slots)
+        self.kinds.removeAll(keepingCapacity: true)
+        self.bits.removeAll(keepingCapacity: true)
+        self.values.removeAll(keepingCapacity: true)
+    }
+
+    /// The number of leaves the table's storage has room for, to bound what a caller keeps.
+    package var capacity: Int { max(self.values.capacity, self.slots.count / 2) }
+
+    /// Empties open-addressed slots: zeroed in place when few, else replaced by a fresh small
+    /// table, so that clearing after a large archive does not cost more than the next small one.
+    package static func clear(_ slots: inout [UInt32]) {
+        if slots.count <= 1024 {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            slots = [UInt32](repeating: 0, count: 64)
+        }
+    }
+
     /// The number stored for a leaf, or `nil`.
     @inline(__always)
     package func value(kind: UInt8, bits: UInt64) -> UInt32? {

@@ -30,11 +30,35 @@ package struct BinaryStringPool {
     private var hashes: [UInt32] = []
     /// Open-addressed slots holding `id + 1`, or 0 when empty.
     private var slots = [UInt32](repeating: 0, count: 64)
-    /// The canonical id of each string class, found through `String` hashing once per new string.
+    /// The canonical id of each string class, found through `String` hashing once per new string
+    /// once the pool holds a string that is not all ASCII (see ``hasNonASCII``).
     private var canonical: [String: UInt32] = [:]
+    /// Whether a string that is not all ASCII has been added. Until then every string is its own
+    /// canonical string: an all-ASCII string is in normal form, so two of them are `==` only if
+    /// their bytes are equal, and ``canonical`` stays empty, sparing a `String` hash per string.
+    private var hasNonASCII = false
 
     /// Creates an empty pool.
     package init() {}
+
+    /// Removes every string, keeping the storage for the next ones.
+    package mutating func removeAll() {
+        self.strings.removeAll(keepingCapacity: true)
+        self.canonicalIDs.removeAll(keepingCapacity: true)
+        self.bytes.removeAll(keepingCapacity: true)
+        self.starts.removeAll(keepingCapacity: true)
+        self.starts.append(0)
+        self.asciiFlags.removeAll(keepingCapacity: true)
+        self.hashes.removeAll(keepingCapacity: true)
+        BinaryScalarTable.clear(&self.slots)
+        if self.hasNonASCII {
+            self.canonical.removeAll(keepingCapacity: true)
+            self.hasNonASCII = false
+        }
+    }
+
+    /// The number of values all the pool's storage has room for, to bound what a caller keeps.
+    package var capacity: Int { max(self.strings.capacity, self.bytes.capacity / 16, self.slots.count / 2) }
 
     /// The number of distinct strings (by bytes).
     package var count: Int { self.strings.count }
@@ -84,7 +108,10 @@ package struct BinaryStringPool {
         self.asciiFlags.append(high < 0x80)
         self.hashes.append(hash)
         self.strings.append(string)
-        if let existing = self.canonical[string] {
+        if high >= 0x80, !self.hasNonASCII { self.startCanonicalClasses() }
+        if !self.hasNonASCII {
+            self.canonicalIDs.append(id)
+        } else if let existing = self.canonical[string] {
             self.canonicalIDs.append(existing)
         } else {
             self.canonical[string] = id
@@ -93,6 +120,17 @@ package struct BinaryStringPool {
         self.slots[slot] = id + 1
         if self.strings.count * 2 > self.slots.count { self.grow() }
         return id
+    }
+
+    /// Fills ``canonical`` with the all-ASCII strings added so far, each its own class, when the
+    /// first string that is not all ASCII arrives: from then on a new string may be `==` to an
+    /// earlier one with other bytes (such as U+212A KELVIN SIGN and "K").
+    @inline(never)
+    private mutating func startCanonicalClasses() {
+        self.hasNonASCII = true
+        for (id, string) in self.strings.dropLast().enumerated() {
+            self.canonical[string] = UInt32(truncatingIfNeeded: id)
+        }
     }
 
     private func storedBytes(_ id: Int, equal utf8: UnsafeBufferPointer<UInt8>) -> Bool {
