@@ -23,17 +23,26 @@ public enum PropertyListFormat: String, Hashable, Sendable, CaseIterable, Custom
     /// - Parameter bytes: The start of the property list; a few dozen bytes are enough.
     /// - Returns: The format, or `nil` if the bytes look like neither.
     public init?(detecting bytes: some Collection<UInt8>) {
-        if bytes.starts(with: BinaryPropertyListMagic.header) {
-            self = .binary
-            return
+        // Contiguous bytes (`Data`, arrays) are read through a buffer: the generic collection
+        // methods cost thousands of instructions through a caller in another module.
+        let detected: PropertyListFormat?
+        if let found = bytes.withContiguousStorageIfAvailable({ Self.detectedFormat($0) }) {
+            detected = found
+        } else {
+            detected = Self.detectedFormat(bytes)
         }
+        guard let detected else { return nil }
+        self = detected
+    }
+
+    private static func detectedFormat(_ bytes: some Collection<UInt8>) -> PropertyListFormat? {
+        if bytes.starts(with: BinaryPropertyListMagic.header) { return .binary }
         var rest = bytes[...]
         if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
         guard let first = rest.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
             return nil
         }
-        guard first == UInt8(ascii: "<") else { return nil }
-        self = .xml
+        return first == UInt8(ascii: "<") ? .xml : nil
     }
 
     /// The name of the format: `binary` or `xml`.

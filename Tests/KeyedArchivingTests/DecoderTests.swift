@@ -609,6 +609,27 @@ private func path(_ context: DecodingError.Context) -> [String] {
         )
     }
 
+    @Test func aClassNameMetBeforeIsReadAgainWithItsChain() throws {
+        // The decoder keeps the classes it met, by name; an archive whose class of the same name
+        // has another chain, or a malformed one, must still be read as it is.
+        let plain = archive([object(2, ["value": 1]), classDictionary("Box")])
+        let dictionary = archive([
+            object(2, ["NS.keys": [.uid(3)], "NS.objects": [.uid(4)]]),
+            classDictionary("Box", ["Box", "NSDictionary", "NSObject"]), "value", 7,
+        ])
+        let malformed = archive([object(2, ["value": 1]), ["$classname": "Box", "$classes": ["Box", 7]]])
+        let hinted = archive([
+            object(2, ["value": 3]),
+            ["$classname": "Box", "$classes": ["Box", "NSObject"], "$classhints": ["Hint"]],
+        ])
+        for _ in 0..<2 {
+            #expect(try decoder.decode(Box<Int>.self, from: plain.serialized()).value == 1)
+            #expect(try decoder.decode([String: Int].self, from: dictionary.serialized()) == ["value": 7])
+            expectCorrupted(Box<Int>.self, from: malformed, code: .invalidClass, path: [])
+            #expect(try decoder.decode(Box<Int>.self, from: hinted.serialized()).value == 3)
+        }
+    }
+
     @Test func dictionaryKeysAndObjectsOfDifferentLengthsThrow() {
         let value = archive([
             object(2, ["NS.keys": [.uid(3), .uid(3)], "NS.objects": [.uid(3)]]), classDictionary("NSDictionary"), "k",

@@ -13,6 +13,19 @@ import PropertyLists
 import Testing
 
 @Suite struct PropertyListValueTests {
+    @Test func theFormatIsDetectedInContiguousAndOtherCollections() {
+        let cases: [(String, PropertyListFormat?)] = [
+            ("bplist00", .binary), ("\u{FEFF} \n<?xml", .xml), ("\t<plist>", .xml), ("  ", nil), ("{}", nil), ("", nil),
+        ]
+        for (text, format) in cases {
+            let bytes = Array(text.utf8)
+            #expect(PropertyListFormat(detecting: bytes) == format, "\(text.debugDescription)")
+            #expect(PropertyListFormat(detecting: Data(bytes)) == format, "\(text.debugDescription)")
+            // A collection without contiguous storage takes the generic path.
+            #expect(PropertyListFormat(detecting: bytes.lazy.map { $0 }) == format, "\(text.debugDescription)")
+        }
+    }
+
     @Test func literalsBuildTheExpectedCases() {
         let value: PropertyListValue = ["name": "Tom", "lives": 9, "weight": 4.5, "cat": true, "tags": ["a"]]
         #expect(value["name"]?.stringValue == "Tom")

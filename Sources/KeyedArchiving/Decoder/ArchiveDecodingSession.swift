@@ -301,15 +301,21 @@ internal final class ArchiveDecodingSession {
                 reason: "$class \(classUID) is not below the object count \(self.objectCount)"
             )
         }
-        let classObject: PropertyListValue
-        do {
-            // A class dictionary holds `$classname`, and arrays of names in `$classes` and `$classhints`.
-            let index = self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: classUID.rawValue))
-            classObject = try self.plist.propertyList(at: index, depth: 2)
-        } catch {
-            throw Self.malformed(error)
+        let index = self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: classUID.rawValue))
+        let info: DecodedClassInfo
+        if let known = DecodedClassInfo.known(at: index, in: self.reader) {
+            info = known
+        } else {
+            let classObject: PropertyListValue
+            do {
+                // A class dictionary holds `$classname`, and arrays of names in `$classes` and `$classhints`.
+                classObject = try self.plist.propertyList(at: index, depth: 2)
+            } catch {
+                throw Self.malformed(error)
+            }
+            info = DecodedClassInfo(try ArchivedClass(propertyList: classObject, uid: classUID))
+            DecodedClassInfo.remember(info)
         }
-        let info = DecodedClassInfo(try ArchivedClass(propertyList: classObject, uid: classUID))
         if self.recentClassUIDs.count < Self.recentLimit {
             self.recentClassUIDs.append(classUID.rawValue)
             self.recentClassKinds.append(info.kind)

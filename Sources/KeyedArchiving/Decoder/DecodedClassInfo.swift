@@ -8,15 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// What the decoder needs to know about an object's class: its name, for messages, and which
-/// Foundation shape, if any, its contents have.
+import PropertyLists
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-internal final class DecodedClassInfo {
+/// What the decoder needs to know about an object's class: its name, for messages, and which
+/// Foundation shape, if any, its contents have.
+internal final class DecodedClassInfo: Sendable {
     /// The Foundation shapes the decoder reads specially.
     enum Kind: UInt8 {
         /// `NSNull`: decodes as `nil`.
@@ -89,6 +91,57 @@ internal final class DecodedClassInfo {
 }
 
 extension DecodedClassInfo {
+    /// Classes met before in this process, direct-mapped by the hash of their names' bytes: an
+    /// archive of one value names the same few classes as the last one, and reading a class
+    /// dictionary into strings and classifying it costs more than the rest of a small value.
+    private static let knownClasses = Locked<[DecodedClassInfo?]>(
+        [DecodedClassInfo?](repeating: nil, count: knownCount)
+    )
+    private static var knownCount: Int { 64 }
+
+    /// The class whose class dictionary is the object at `index`, if it is one met before with the
+    /// same name and chain, in the common shape: `$classname` and `$classes`, and perhaps
+    /// `$classhints`, each once, every name a string. Anything else is for the caller to read.
+    static func known(at index: Int, in reader: InPlaceReader) -> DecodedClassInfo? {
+        guard case .dictionary(let dictionary)? = try? reader.value(at: index),
+            dictionary.count == 2 || dictionary.count == 3,
+            let namePosition = reader.position(ofKey: "$classname", in: dictionary),
+            let chainPosition = reader.position(ofKey: "$classes", in: dictionary),
+            dictionary.count == 2 || reader.position(ofKey: "$classhints", in: dictionary) != nil,
+            case let nameIndex = reader.value(of: dictionary, at: namePosition),
+            let hash = reader.asciiStringHash(nameIndex),
+            let info = Self.knownClasses.withLock({ $0[Self.slot(hash)] }),
+            info.isNamed(by: nameIndex, in: reader),
+            case .array(let chain)? = try? reader.value(at: reader.value(of: dictionary, at: chainPosition)),
+            chain.count == info.classes.count
+        else {
+            return nil
+        }
+        for (position, name) in info.classes.enumerated() {
+            guard Self.isString(reader.element(of: chain, at: position), name, in: reader) else { return nil }
+        }
+        return info
+    }
+
+    /// Keeps `info` for ``known(at:in:)``.
+    static func remember(_ info: DecodedClassInfo) {
+        let slot = Self.slot(InPlaceReader.hash(info.name.utf8))
+        Self.knownClasses.withLock { $0[slot] = info }
+    }
+
+    private static func slot(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> 32) & (Self.knownCount - 1)
+    }
+
+    private func isNamed(by index: Int, in reader: InPlaceReader) -> Bool {
+        Self.isString(index, self.name, in: reader)
+    }
+
+    private static func isString(_ index: Int, _ string: String, in reader: InPlaceReader) -> Bool {
+        var string = string
+        return string.withUTF8 { reader.isString(index, equalTo: $0) }
+    }
+
     /// Whether the class is one of `names`, or a subclass of one: its name or a name in its chain.
     func matches(_ names: Set<String>) -> Bool {
         names.contains(self.name) || self.classes.contains { names.contains($0) }

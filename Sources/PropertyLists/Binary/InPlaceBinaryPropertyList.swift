@@ -58,7 +58,10 @@ package final class InPlaceBinaryPropertyList {
     package init(copying input: some DataProtocol, limits: PropertyListLimits) throws(PropertyListError) {
         let count = input.count
         let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 1))
-        _ = input.copyBytes(to: storage)
+        let copied: Void? = input.withContiguousStorageIfAvailable { source in
+            UnsafeMutableRawBufferPointer(storage).copyMemory(from: UnsafeRawBufferPointer(source))
+        }
+        if copied == nil { _ = input.copyBytes(to: storage) }
         let bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
         let layout: BinaryPropertyListLayout
         do {

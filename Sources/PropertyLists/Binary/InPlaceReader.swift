@@ -216,6 +216,20 @@ package struct InPlaceReader {
         return string.utf8.elementsEqual(utf8)
     }
 
+    /// ``hash(_:)`` of the bytes of the ASCII string object at `index`, or `nil` if it is not one.
+    package func asciiStringHash(_ index: Int) -> UInt64? {
+        guard case .string(let region)? = try? self.value(at: index), !region.isUTF16 else { return nil }
+        return Self.hash(UnsafeBufferPointer(rebasing: self.bytes[region.payload..<(region.payload &+ region.count)]))
+    }
+
+    /// A fast, non-cryptographic hash of some bytes (FNV-1a), such as a class name's, to find what
+    /// was learned about a string in an earlier list.
+    package static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
+    }
+
     /// The position of the first key of a dictionary that is the string `key`, if any.
     package func position(ofKey key: StaticString, in dictionary: InPlaceRegion) -> Int? {
         key.withUTF8Buffer { utf8 in
