@@ -66,4 +66,26 @@ import Testing
         #expect(pool.id(for: "\u{212A}") == 2)
         #expect(pool.canonicalIDs[2] == k)
     }
+
+    @Test(arguments: [0, 10, 3_000])
+    func theFirstStringsStayWithTheirIdsWhenThePoolIsEmptied(extra: Int) {
+        var pool = BinaryStringPool()
+        let kept = ["$null", "K", "\u{E9}", "root"]
+        for string in kept { _ = pool.id(for: string) }
+        for index in 0..<extra { _ = pool.id(for: "extra \(index)") }
+        _ = pool.id(for: "\u{212A}")
+        pool.removeAll(keepingFirst: kept.count)
+        #expect(pool.count == kept.count)
+        for (id, string) in kept.enumerated() {
+            #expect(pool.id(for: string) == UInt32(id))
+            pool.withUTF8(of: UInt32(id)) { #expect(Array($0) == Array(string.utf8)) }
+        }
+        // New strings get the next ids and join the classes of kept strings they equal.
+        let kelvin = pool.id(for: "\u{212A}")
+        #expect(kelvin == UInt32(kept.count))
+        #expect(pool.canonicalIDs[Int(kelvin)] == 1)
+        let decomposed = pool.id(for: "e\u{301}")
+        #expect(pool.canonicalIDs[Int(decomposed)] == 2)
+        #expect(pool.id(for: "extra 1") == UInt32(kept.count + 2))
+    }
 }

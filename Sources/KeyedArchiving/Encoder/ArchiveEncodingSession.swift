@@ -462,7 +462,14 @@ internal final class ArchiveEncodingSession {
     /// The UID of a type's class dictionary, appending it on first use.
     func classUID(for info: ArchiveEncodingTypeInfo) -> UID {
         if let uid = info.classUID { return uid }
-        let uid = self.table.classReference(info.archivedClass)
+        let number: Int
+        if let known = info.classNumber {
+            number = known
+        } else {
+            number = self.table.classNumber(info.archivedClass)
+            info.classNumber = number
+        }
+        let uid = self.table.classReference(info.archivedClass, number: number)
         info.classUID = uid
         return uid
     }

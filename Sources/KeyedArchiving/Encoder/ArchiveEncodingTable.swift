@@ -46,18 +46,26 @@ internal struct ArchiveEncodingTable {
     private var recentStrings = ArchiveEncodingKeyCache(slotBits: 9)
     /// The UID of each number and Boolean leaf.
     private var scalarLeaves = BinaryScalarTable()
-    private var classes: [ArchivedClass: UID] = [:]
+    /// A number for every class the table has met, kept when it is emptied, so that a class is
+    /// hashed once rather than once per archive.
+    private var classNumbers: [ArchivedClass: Int] = [:]
+    /// The UID of each numbered class's dictionary in this archive, or 0 before its first use.
+    private var classUIDs: [UInt32] = []
+    /// The numbers whose ``classUIDs`` entry is set, to clear them when the table is emptied.
+    private var numberedClassesUsed: [Int] = []
     /// The class UIDs of `NSDate`, `NSUUID` and `NSURL` once used, so their objects skip hashing.
     private var foundationClassUIDs: [UID?] = [nil, nil, nil]
-    /// The ids of the keys the table writes itself, made on first use.
-    private var fixedKeys = [Key?](repeating: nil, count: FixedKey.allCases.count)
 
-    /// Keys written by the table and the encoder rather than by `encode(to:)`.
+    /// Strings written by the table and the encoder rather than by `encode(to:)`: keys, and the
+    /// names every archive or most of them hold. Each is in the pool from the start, its id being
+    /// its raw value, and stays there when the table is emptied.
     enum FixedKey: Int, CaseIterable {
-        case `class`, nsObjects, nsKeys, nsTime, nsUUIDBytes, nsBase, nsRelative, className, classes, classHints
+        case null, `class`, nsObjects, nsKeys, nsTime, nsUUIDBytes, nsBase, nsRelative, className, classes, classHints
+        case version, archiver, top, objects, root, archiverName, nsObject, nsArray, nsDictionary, nsSet
 
         var string: String {
             switch self {
+            case .null: return "$null"
             case .class: return "$class"
             case .nsObjects: return "NS.objects"
             case .nsKeys: return "NS.keys"
@@ -68,28 +76,43 @@ internal struct ArchiveEncodingTable {
             case .className: return "$classname"
             case .classes: return "$classes"
             case .classHints: return "$classhints"
+            case .version: return "$version"
+            case .archiver: return "$archiver"
+            case .top: return "$top"
+            case .objects: return "$objects"
+            case .root: return "root"
+            case .archiverName: return KeyedArchive.archiverName
+            case .nsObject: return "NSObject"
+            case .nsArray: return "NSArray"
+            case .nsDictionary: return "NSDictionary"
+            case .nsSet: return "NSSet"
             }
         }
     }
 
     init() {
-        self.objects.append(self.builder.string("$null"))
+        for fixed in FixedKey.allCases {
+            let id = self.builder.strings.id(for: fixed.string)
+            assert(id == UInt32(fixed.rawValue), "fixed strings are distinct and added first")
+        }
+        self.objects.append(.string(id: UInt32(FixedKey.null.rawValue)))
     }
 
-    /// Empties the table for another archive, keeping its storage: a table grows its arrays to the
-    /// size of its archive, and taking that memory afresh for every archive (and giving it back)
-    /// costs page faults and allocations on every call. See ``ArchiveEncodingSession/recycle()``.
+    /// Empties the table for another archive, keeping its storage, its fixed strings and the
+    /// numbers of its classes: a table grows its arrays to the size of its archive, and taking
+    /// that memory afresh for every archive (and giving it back) costs page faults and
+    /// allocations on every call. See ``ArchiveEncodingSession/recycle()``.
     mutating func removeAll() {
-        self.builder.removeAll()
+        self.builder.removeAll(keepingStrings: FixedKey.allCases.count)
         self.objects.removeAll(keepingCapacity: true)
         self.stringLeaves.removeAll(keepingCapacity: true)
         self.dataLeaves.removeAll(keepingCapacity: true)
         self.recentStrings.removeAll()
         self.scalarLeaves.removeAll()
-        if !self.classes.isEmpty { self.classes.removeAll(keepingCapacity: true) }
+        for number in self.numberedClassesUsed { self.classUIDs[number] = 0 }
+        self.numberedClassesUsed.removeAll(keepingCapacity: true)
         for index in self.foundationClassUIDs.indices { self.foundationClassUIDs[index] = nil }
-        for index in self.fixedKeys.indices { self.fixedKeys[index] = nil }
-        self.objects.append(self.builder.string("$null"))
+        self.objects.append(.string(id: UInt32(FixedKey.null.rawValue)))
     }
 
     /// The largest number of values any of the table's arrays has room for.
@@ -100,7 +123,8 @@ internal struct ArchiveEncodingTable {
             self.builder.strings.capacity,
             self.stringLeaves.capacity,
             self.dataLeaves.capacity,
-            self.scalarLeaves.capacity
+            self.scalarLeaves.capacity,
+            self.classUIDs.count
         )
     }
 
@@ -129,11 +153,9 @@ internal struct ArchiveEncodingTable {
     }
 
     /// The key of one of the table's own entries.
-    mutating func key(_ fixed: FixedKey) -> Key {
-        if let key = self.fixedKeys[fixed.rawValue] { return key }
-        let key = self.key(fixed.string)
-        self.fixedKeys[fixed.rawValue] = key
-        return key
+    @inline(__always)
+    func key(_ fixed: FixedKey) -> Key {
+        Key(id: UInt32(fixed.rawValue), canonical: UInt32(fixed.rawValue))
     }
 
     // MARK: - Objects
@@ -265,9 +287,24 @@ internal struct ArchiveEncodingTable {
 
     // MARK: - Classes
 
+    /// The number of a class, the same for equal classes as long as the table lives.
+    mutating func classNumber(_ archivedClass: ArchivedClass) -> Int {
+        if let number = self.classNumbers[archivedClass] { return number }
+        let number = self.classNumbers.count
+        self.classNumbers[archivedClass] = number
+        self.classUIDs.append(0)
+        return number
+    }
+
     /// The UID of a class dictionary, adding it on first use.
     mutating func classReference(_ archivedClass: ArchivedClass) -> UID {
-        if let uid = self.classes[archivedClass] { return uid }
+        self.classReference(archivedClass, number: self.classNumber(archivedClass))
+    }
+
+    /// The UID of a class dictionary, adding it on first use; `number` is its ``classNumber(_:)``.
+    mutating func classReference(_ archivedClass: ArchivedClass, number: Int) -> UID {
+        let existing = self.classUIDs[number]
+        if existing != 0 { return UID(UInt64(existing)) }
         let uid = UID(UInt64(self.objects.count))
         var names: [Value] = []
         for name in archivedClass.classes { names.append(self.builder.string(name)) }
@@ -281,7 +318,8 @@ internal struct ArchiveEncodingTable {
         }
         self.objects.append(.uid(0))
         self.fill(uid, keys: keys, values: values)
-        self.classes[archivedClass] = uid
+        self.classUIDs[number] = UInt32(truncatingIfNeeded: uid.rawValue)
+        self.numberedClassesUsed.append(number)
         return uid
     }
 
@@ -334,10 +372,10 @@ internal struct ArchiveEncodingTable {
         }
         let topDictionary = self.builder.dictionary(keys: topKeys.map { .string(id: $0.id) }, values: topValues)
         let objects = self.builder.array(self.objects)
-        let keys = ["$version", "$archiver", "$top", "$objects"].map { self.builder.string($0) }
+        let keys: [Value] = [FixedKey.version, .archiver, .top, .objects].map { .string(id: UInt32($0.rawValue)) }
         let values: [Value] = [
             .integer(Int64(KeyedArchive.formatVersion)),
-            self.builder.string(KeyedArchive.archiverName),
+            .string(id: UInt32(FixedKey.archiverName.rawValue)),
             topDictionary,
             objects,
         ]

@@ -38,6 +38,8 @@ internal final class ArchiveEncodingTypeInfo {
     /// `NSKeyedArchiver` appends a class dictionary after the contents of the first object that
     /// uses it, so this stays `nil` until that object is complete.
     @exclusivity(unchecked) var classUID: UID?
+    /// The class's number in the session's table (``ArchiveEncodingTable/classNumber(_:)``), once asked for.
+    @exclusivity(unchecked) var classNumber: Int?
     /// The type as an array that ``ArchiveEncodingSession`` encodes without an encoder, if it is one.
     var arrayMarker: (any _ArchiveArrayEncodableMarker.Type)?
     /// The number of entries the last object of this type had, to size the next one.

@@ -114,9 +114,10 @@ package struct BinaryPropertyListBuilder {
     /// Creates an empty builder.
     package init() {}
 
-    /// Removes every string, data and container, keeping the storage for the next ones.
-    package mutating func removeAll() {
-        self.strings.removeAll()
+    /// Removes every string but the first `count`, and every data and container, keeping the
+    /// storage for the next ones.
+    package mutating func removeAll(keepingStrings count: Int = 0) {
+        self.strings.removeAll(keepingFirst: count)
         if !self.data.isEmpty {
             self.data.removeAll(keepingCapacity: true)
             self.dataIDs.removeAll(keepingCapacity: true)

@@ -41,19 +41,30 @@ package struct BinaryStringPool {
     /// Creates an empty pool.
     package init() {}
 
-    /// Removes every string, keeping the storage for the next ones.
-    package mutating func removeAll() {
-        self.strings.removeAll(keepingCapacity: true)
-        self.canonicalIDs.removeAll(keepingCapacity: true)
-        self.bytes.removeAll(keepingCapacity: true)
-        self.starts.removeAll(keepingCapacity: true)
-        self.starts.append(0)
-        self.asciiFlags.removeAll(keepingCapacity: true)
-        self.hashes.removeAll(keepingCapacity: true)
-        BinaryScalarTable.clear(&self.slots)
+    /// Removes every string but the first `count`, keeping the storage for the next ones: the
+    /// strings every list of a writer holds can stay, with their ids.
+    /// - Complexity: O(*m*) in the number of strings removed.
+    package mutating func removeAll(keepingFirst count: Int = 0) {
+        let kept = min(max(count, 0), self.strings.count)
+        // A kept string was added before every removed one, and `grow()` re-adds strings in id
+        // order, so no kept string's probe sequence runs through a removed string's slot: the
+        // removed slots can be emptied without moving the kept ones.
+        let mask = self.slots.count - 1
+        for id in kept..<self.strings.count {
+            var slot = Int(truncatingIfNeeded: self.hashes[id]) & mask
+            while self.slots[slot] != UInt32(truncatingIfNeeded: id + 1) { slot = (slot + 1) & mask }
+            self.slots[slot] = 0
+        }
+        self.strings.removeSubrange(kept...)
+        self.canonicalIDs.removeSubrange(kept...)
+        self.bytes.removeSubrange(self.starts[kept]...)
+        self.starts.removeSubrange((kept + 1)...)
+        self.asciiFlags.removeSubrange(kept...)
+        self.hashes.removeSubrange(kept...)
         if self.hasNonASCII {
             self.canonical.removeAll(keepingCapacity: true)
             self.hasNonASCII = false
+            if self.asciiFlags.contains(false) { self.startCanonicalClasses(upTo: kept) }
         }
     }
 
@@ -108,7 +119,7 @@ package struct BinaryStringPool {
         self.asciiFlags.append(high < 0x80)
         self.hashes.append(hash)
         self.strings.append(string)
-        if high >= 0x80, !self.hasNonASCII { self.startCanonicalClasses() }
+        if high >= 0x80, !self.hasNonASCII { self.startCanonicalClasses(upTo: Int(id)) }
         if !self.hasNonASCII {
             self.canonicalIDs.append(id)
         } else if let existing = self.canonical[string] {
@@ -122,14 +133,14 @@ package struct BinaryStringPool {
         return id
     }
 
-    /// Fills ``canonical`` with the all-ASCII strings added so far, each its own class, when the
-    /// first string that is not all ASCII arrives: from then on a new string may be `==` to an
-    /// earlier one with other bytes (such as U+212A KELVIN SIGN and "K").
+    /// Fills ``canonical`` with the classes of the strings before `end` when the first string that
+    /// is not all ASCII arrives: from then on a new string may be `==` to an earlier one with other
+    /// bytes (such as U+212A KELVIN SIGN and "K").
     @inline(never)
-    private mutating func startCanonicalClasses() {
+    private mutating func startCanonicalClasses(upTo end: Int) {
         self.hasNonASCII = true
-        for (id, string) in self.strings.dropLast().enumerated() {
-            self.canonical[string] = UInt32(truncatingIfNeeded: id)
+        for id in 0..<end where self.canonicalIDs[id] == UInt32(truncatingIfNeeded: id) {
+            self.canonical[self.strings[id]] = UInt32(truncatingIfNeeded: id)
         }
     }
 
