@@ -37,6 +37,8 @@ let package = Package(
     dependencies: [
         .package(path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: benchmarkTraits),
+        // StorageBenchmarks' baseline: a plain GRDB table holding the same rows as the sqlite backend.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The BenchmarkPlugin only picks up executable targets whose folder sits in a folder named
@@ -66,6 +68,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ArchiveStorage", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "StorageBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

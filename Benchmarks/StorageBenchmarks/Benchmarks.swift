@@ -12,55 +12,120 @@ import ArchiveStorage
 import Benchmark
 import Foundation
 
-// ArchiveStore on the local file system. Names are "ArchiveStore.<operation>/<case>":
-// - `save/durable`: one `save(_:forKey:)` of a small value: encode, temporary file, fsync, rename,
-//   directory fsync.
-// - `save/batch100`: one `save(_:)` of 100 values: the same with one directory flush.
-// - `load/memoryHit`: `load(forKey:)` of a value already in the memory cache (per load).
-// - `load/disk`: `load(forKey:)` with the memory cache off: read, checksum, decode.
-// - `open/100k`: `ArchiveStore.init` on a directory of 100,000 entries (the background purge it
-//   starts is waited for outside the measurement).
-// - `purgeExpired/100k`: a purge that reads the headers of 100,000 entries and finds none expired.
-// - `fill/<backend>/100k`: 100,000 small values saved durably in batches of 1,000 into a new store
-//   on each backend (`files`, `sqlite`); throughput is batches per second (× 1,000 entries).
-// Stores live in fresh folders of the temporary directory, removed afterwards. Everything here is
-// file-system bound, so wall clock depends on the disk and the machine's load; malloc counts
-// depend on the background maintenance thread too, so none of these are gated by thresholds.
+// ArchiveStore on each backend, and a plain GRDB table as the baseline of the sqlite backend, on
+// the local file system. Names are "<Impl>.<operation>/<backend>/<entries>" (README.md, Storage):
+// - `ArchiveStore.save.durable/<backend>`: one `save(_:forKey:)` of a small value.
+// - `ArchiveStore.save.batch100/<backend>`: one `save(_:)` of 100 values.
+// - `ArchiveStore.fill/<backend>/<n>`, `GRDB.fill/<n>`: n values saved durably in batches (one
+//   transaction each) of 1,000 into a new store or table; custom metrics give the entries per second
+//   and the disk the closed store takes, in bytes and in percent of its keys plus payloads.
+// - `ArchiveStore.open/<backend>/<n>`, `GRDB.open/<n>`: opening a store of n entries and loading
+//   one value; the store's background purge is waited for outside the measurement.
+// - `ArchiveStore.load.miss/<backend>/<n>`, `GRDB.load/<n>`: one load of a random key, not in memory.
+// - `ArchiveStore.load.hit/<backend>/<n>`: a load from memory (1,000 per measurement, per load).
+// - `ArchiveStore.keys/<backend>/<n>`, `GRDB.keys/<n>`: all keys listed.
+// - `ArchiveStore.purgeExpired/<backend>/<n>`: a purge that finds nothing expired.
+// n is 100k and 1M (`Workload.sizes`); the files backend at 1M runs only with
+// STORAGE_BENCHMARKS_1M_FILES=1. The stores the reads use are built once and kept (`Fixture`).
+// Everything here is file-system bound, so wall clock depends on the disk and the machine's load;
+// malloc counts depend on the background maintenance thread too, so none of these are gated by
+// thresholds.
 let benchmarks: @Sendable () -> Void = {
-    let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
-
-    func configuration(seconds: Int, iterations: Int, scaling: BenchmarkScalingFactor = .one) -> Benchmark.Configuration
-    {
-        .init(
-            metrics: metrics,
-            timeUnits: .microseconds,
-            warmupIterations: 1,
-            scalingFactor: scaling,
-            maxDuration: .seconds(seconds),
-            maxIterations: iterations
-        )
+    let backends: [ArchiveStoreBackend] = [.files, .sqlite]
+    for backend in backends {
+        registerSaves(on: backend)
     }
+    for entries in Workload.sizes {
+        for backend in backends where Workload.includes(backend, entries: entries) {
+            registerStoreBenchmarks(on: backend, entries: entries)
+        }
+        registerBaselineBenchmarks(entries: entries)
+    }
+}
 
-    let profile = Profile(name: "Ada Lovelace", visits: 42, tags: ["math", "engines", "poetry"])
+/// The entries saved per second by a fill.
+let entriesPerSecond = BenchmarkMetric.custom("entriesPerSecond", polarity: .prefersLarger, useScalingFactor: false)
+/// The bytes on disk of a closed store after a fill, WAL and control files included.
+let diskBytes = BenchmarkMetric.custom("diskBytes", polarity: .prefersSmaller, useScalingFactor: false)
+/// ``diskBytes`` in percent of the UTF-8 bytes of all keys plus all payloads.
+let diskPercentOfData = BenchmarkMetric.custom(
+    "diskPercentOfData",
+    polarity: .prefersSmaller,
+    useScalingFactor: false
+)
 
-    Benchmark("ArchiveStore.save/durable", configuration: configuration(seconds: 3, iterations: 500)) { benchmark in
+/// The configuration of a storage benchmark.
+func configuration(
+    seconds: Int,
+    iterations: Int,
+    warmup: Int = 1,
+    timeUnits: BenchmarkTimeUnits = .microseconds,
+    scaling: BenchmarkScalingFactor = .one,
+    metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
+) -> Benchmark.Configuration {
+    .init(
+        metrics: metrics,
+        timeUnits: timeUnits,
+        units: [entriesPerSecond: .count, diskBytes: .count, diskPercentOfData: .count],
+        warmupIterations: warmup,
+        scalingFactor: scaling,
+        maxDuration: .seconds(seconds),
+        maxIterations: iterations
+    )
+}
+
+/// A fill's configuration: a fill takes seconds, so no warm-up, and at most five iterations.
+var fillConfiguration: Benchmark.Configuration {
+    configuration(
+        seconds: 60,
+        iterations: 5,
+        warmup: 0,
+        timeUnits: .milliseconds,
+        metrics: [.wallClock, entriesPerSecond, diskBytes, diskPercentOfData]
+    )
+}
+
+/// Records a fill's rate and the disk its closed store in `directory` takes.
+func recordFill(_ benchmark: Benchmark, entries: Int, elapsed: Duration, directory: String) throws {
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    benchmark.measurement(entriesPerSecond, Int((Double(entries) / seconds).rounded()))
+    let disk = DiskUsage.allocatedBytes(atPath: directory)
+    benchmark.measurement(diskBytes, disk)
+    benchmark.measurement(
+        diskPercentOfData,
+        Int((Double(disk) * 100 / Double(try Workload.dataBytes(entries))).rounded())
+    )
+}
+
+/// `ArchiveStore.save.durable/<backend>` and `ArchiveStore.save.batch100/<backend>`.
+func registerSaves(on backend: ArchiveStoreBackend) {
+    Benchmark("ArchiveStore.save.durable/\(backend)", configuration: configuration(seconds: 3, iterations: 500)) {
+        benchmark in
         let folder = ScratchFolder()
         defer { folder.remove() }
-        let store = try ArchiveStore<Profile>(name: "store", in: .path(folder.path))
+        let store = try Workload.openStore(
+            in: folder.path,
+            backend: backend,
+            memoryCountLimit: ArchiveStoreConfiguration().memoryCountLimit
+        )
         store.waitForBackgroundMaintenance()
         benchmark.startMeasurement()
         for iteration in benchmark.scaledIterations {
-            try store.save(profile, forKey: "profile\(iteration % 100)")
+            try store.save(Workload.profile, forKey: Workload.key(iteration % 100))
         }
         benchmark.stopMeasurement()
     }
 
-    Benchmark("ArchiveStore.save/batch100", configuration: configuration(seconds: 3, iterations: 100)) { benchmark in
+    Benchmark("ArchiveStore.save.batch100/\(backend)", configuration: configuration(seconds: 3, iterations: 100)) {
+        benchmark in
         let folder = ScratchFolder()
         defer { folder.remove() }
-        let store = try ArchiveStore<Profile>(name: "store", in: .path(folder.path))
-        var batch: [String: Profile] = [:]
-        for index in 0..<100 { batch["profile\(index)"] = profile }
+        let store = try Workload.openStore(
+            in: folder.path,
+            backend: backend,
+            memoryCountLimit: ArchiveStoreConfiguration().memoryCountLimit
+        )
+        let batch = Workload.batches(100)[0]
         store.waitForBackgroundMaintenance()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -68,183 +133,184 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
     }
+}
 
-    // The loads read stores made once per process, outside the measurements.
-    let hotStore = Prepared {
-        let store = try ArchiveStore<Profile>(name: "store", in: .path(ScratchFolder().path))
-        try store.save(profile, forKey: "hot")
-        _ = try store.load(forKey: "hot")
-        store.waitForBackgroundMaintenance()
-        return store
-    }
-    Benchmark(
-        "ArchiveStore.load/memoryHit",
-        configuration: configuration(seconds: 2, iterations: 1000, scaling: .kilo),
-        closure: { benchmark in
-            let store = try hotStore.value()
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(try store.load(forKey: "hot"))
-            }
-            benchmark.stopMeasurement()
-        },
-        teardown: { hotStore.remove() }
-    )
-
-    let coldStore = Prepared {
-        var options = ArchiveStoreConfiguration()
-        options.memoryCountLimit = 0
-        let store = try ArchiveStore<Profile>(
-            name: "store",
-            in: .path(ScratchFolder().path),
-            configuration: options
-        )
-        var batch: [String: Profile] = [:]
-        for index in 0..<100 { batch["profile\(index)"] = profile }
-        try store.save(batch)
-        store.waitForBackgroundMaintenance()
-        return store
-    }
-    Benchmark(
-        "ArchiveStore.load/disk",
-        configuration: configuration(seconds: 2, iterations: 10_000),
-        closure: { benchmark in
-            let store = try coldStore.value()
-            let key = "profile\(Int.random(in: 0..<100))"
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(try store.load(forKey: key))
-            }
-            benchmark.stopMeasurement()
-        },
-        teardown: { coldStore.remove() }
-    )
-
-    for backend in [ArchiveStoreBackend.files, .sqlite] {
-        Benchmark("ArchiveStore.fill/\(backend)/100k", configuration: configuration(seconds: 60, iterations: 3)) {
-            benchmark in
-            let folder = ScratchFolder()
-            defer { folder.remove() }
-            var options = ArchiveStoreConfiguration()
-            options.backend = backend
-            options.memoryCountLimit = 0
-            let store = try ArchiveStore<Profile>(name: "store", in: .path(folder.path), configuration: options)
-            let batches = stride(from: 0, to: 100_000, by: 1000).map { start in
-                Dictionary(uniqueKeysWithValues: (start..<start + 1000).map { ("entry\($0)", profile) })
-            }
+/// The benchmarks of a store of `entries` entries on `backend`.
+func registerStoreBenchmarks(on backend: ArchiveStoreBackend, entries: Int) {
+    let name = "\(backend)/\(Workload.label(entries))"
+    // The fixture, opened for the iterations of one benchmark (each runs in its own process).
+    func fixtureStore(memoryCountLimit: Int = 0) -> Lazy<ArchiveStore<Profile>> {
+        Lazy {
+            let folder = try Fixture.store(backend, entries: entries)
+            let store = try Workload.openStore(in: folder, backend: backend, memoryCountLimit: memoryCountLimit)
             store.waitForBackgroundMaintenance()
-            benchmark.startMeasurement()
-            for batch in batches { try store.save(batch) }
-            benchmark.stopMeasurement()
-        }
-    }
-
-    let large = LargeStore()
-    let open: (Benchmark) throws -> Void = { benchmark in
-        let path = try large.path()
-        benchmark.startMeasurement()
-        let store = try ArchiveStore<Profile>(name: "store", in: .path(path))
-        benchmark.stopMeasurement()
-        store.waitForBackgroundMaintenance()
-        blackHole(store)
-    }
-    Benchmark(
-        "ArchiveStore.open/100k",
-        configuration: configuration(seconds: 20, iterations: 10),
-        closure: open,
-        teardown: { large.remove() }
-    )
-
-    let purge: (Benchmark) throws -> Void = { benchmark in
-        var options = ArchiveStoreConfiguration()
-        options.purgesExpiredEntriesOnOpen = false
-        let store = try ArchiveStore<Profile>(name: "store", in: .path(try large.path()), configuration: options)
-        store.waitForBackgroundMaintenance()
-        benchmark.startMeasurement()
-        blackHole(try store.purgeExpired())
-        benchmark.stopMeasurement()
-    }
-    Benchmark(
-        "ArchiveStore.purgeExpired/100k",
-        configuration: configuration(seconds: 20, iterations: 3),
-        closure: purge,
-        teardown: { large.remove() }
-    )
-}
-
-/// The stored value: a small record.
-struct Profile: Codable, Sendable, Equatable {
-    var name: String
-    var visits: Int
-    var tags: [String]
-}
-
-/// A fresh folder in the temporary directory.
-struct ScratchFolder {
-    let path = NSTemporaryDirectory() + "StorageBenchmarks-\(UUID().uuidString)"
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: self.path)
-    }
-}
-
-/// A store made on first use and kept until ``remove()``, whose folder ``remove()`` deletes.
-final class Prepared: @unchecked Sendable {
-    private let lock = NSLock()
-    private let make: () throws -> ArchiveStore<Profile>
-    private var store: ArchiveStore<Profile>?
-
-    init(_ make: @escaping () throws -> ArchiveStore<Profile>) {
-        self.make = make
-    }
-
-    func value() throws -> ArchiveStore<Profile> {
-        try self.lock.withLock {
-            if let store { return store }
-            let store = try self.make()
-            self.store = store
             return store
         }
     }
 
-    func remove() {
-        self.lock.withLock {
-            if let store { try? FileManager.default.removeItem(atPath: store.directoryPath) }
-            self.store = nil
-        }
+    let batches = Lazy { Workload.batches(entries) }
+    Benchmark(
+        "ArchiveStore.fill/\(name)",
+        configuration: fillConfiguration,
+        closure: { benchmark in
+            let folder = ScratchFolder()
+            defer { folder.remove() }
+            let elapsed = try Workload.fill(
+                batches.get(),
+                in: folder.path,
+                backend: backend,
+                isDurable: true,
+                measuring: benchmark
+            )
+            try recordFill(benchmark, entries: entries, elapsed: elapsed, directory: folder.path + "/store")
+        },
+        setup: { _ = try batches.get() }
+    )
+
+    Benchmark(
+        "ArchiveStore.open/\(name)",
+        configuration: configuration(seconds: 20, iterations: 10),
+        closure: { benchmark in
+            let folder = try Fixture.store(backend, entries: entries)
+            let key = Workload.key(entries / 2)
+            benchmark.startMeasurement()
+            let store = try ArchiveStore<Profile>(name: "store", in: .path(folder))
+            let value = try store.load(forKey: key)
+            benchmark.stopMeasurement()
+            store.waitForBackgroundMaintenance()
+            guard value == Workload.profile else { throw BenchmarkFailure("\(key) did not load") }
+        },
+        setup: { _ = try Fixture.store(backend, entries: entries) }
+    )
+
+    let coldStore = fixtureStore()
+    Benchmark(
+        "ArchiveStore.load.miss/\(name)",
+        configuration: configuration(seconds: 5, iterations: 10_000, timeUnits: .nanoseconds),
+        closure: { benchmark in
+            let store = try coldStore.get()
+            let key = Workload.key(Int.random(in: 0..<entries))
+            benchmark.startMeasurement()
+            let value = try store.load(forKey: key)
+            benchmark.stopMeasurement()
+            guard value != nil else { throw BenchmarkFailure("\(key) did not load") }
+        },
+        setup: { _ = try coldStore.get() },
+        teardown: { coldStore.reset() }
+    )
+
+    // 1,000 keys spread over the store, loaded once before measuring: the memory tier's default
+    // count limit holds them all.
+    let hotKeys = stride(from: 0, to: entries, by: max(1, entries / 1000)).prefix(1000).map(Workload.key)
+    let hotStore = Lazy {
+        let store = try fixtureStore(memoryCountLimit: ArchiveStoreConfiguration().memoryCountLimit).get()
+        for key in hotKeys { _ = try store.load(forKey: key) }
+        return store
     }
+    Benchmark(
+        "ArchiveStore.load.hit/\(name)",
+        configuration: configuration(seconds: 3, iterations: 1000, timeUnits: .nanoseconds, scaling: .kilo),
+        closure: { benchmark in
+            let store = try hotStore.get()
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                blackHole(try store.load(forKey: hotKeys[iteration % hotKeys.count]))
+            }
+            benchmark.stopMeasurement()
+        },
+        setup: { _ = try hotStore.get() },
+        teardown: { hotStore.reset() }
+    )
+
+    let listedStore = fixtureStore()
+    Benchmark(
+        "ArchiveStore.keys/\(name)",
+        configuration: configuration(seconds: 30, iterations: 10),
+        closure: { benchmark in
+            let store = try listedStore.get()
+            benchmark.startMeasurement()
+            let keys = try store.keys()
+            benchmark.stopMeasurement()
+            guard keys.count == entries else { throw BenchmarkFailure("listed \(keys.count) keys of \(entries)") }
+        },
+        setup: { _ = try listedStore.get() },
+        teardown: { listedStore.reset() }
+    )
+
+    let purgedStore = fixtureStore()
+    Benchmark(
+        "ArchiveStore.purgeExpired/\(name)",
+        configuration: configuration(seconds: 30, iterations: 3),
+        closure: { benchmark in
+            let store = try purgedStore.get()
+            benchmark.startMeasurement()
+            let removed = try store.purgeExpired()
+            benchmark.stopMeasurement()
+            guard removed == 0 else { throw BenchmarkFailure("purged \(removed) entries of a fixture") }
+        },
+        setup: { _ = try purgedStore.get() },
+        teardown: { purgedStore.reset() }
+    )
 }
 
-/// A folder holding a store of 100,000 entries, made on first use (non-durably, in batches of
-/// 1,000) and kept until ``remove()``.
-final class LargeStore: @unchecked Sendable {
-    private let lock = NSLock()
-    private var folder: ScratchFolder?
-
-    func path() throws -> String {
-        try self.lock.withLock {
-            if let folder { return folder.path }
-            let folder = ScratchFolder()
-            var options = ArchiveStoreConfiguration()
-            options.isDurable = false
-            options.memoryCountLimit = 0
-            let store = try ArchiveStore<Profile>(name: "store", in: .path(folder.path), configuration: options)
-            let profile = Profile(name: "Grace Hopper", visits: 7, tags: ["cobol"])
-            for start in stride(from: 0, to: 100_000, by: 1000) {
-                var batch: [String: Profile] = [:]
-                for index in start..<start + 1000 { batch["entry\(index)"] = profile }
-                try store.save(batch)
-            }
-            store.waitForBackgroundMaintenance()
-            self.folder = folder
-            return folder.path
-        }
+/// The baseline's benchmarks, on a table of `entries` rows: what `ArchiveStore` on sqlite adds to
+/// GRDB is `ArchiveStore.<operation>/sqlite/<n>` divided by `GRDB.<operation>/<n>`.
+func registerBaselineBenchmarks(entries: Int) {
+    let name = Workload.label(entries)
+    Benchmark("GRDB.fill/\(name)", configuration: fillConfiguration) { benchmark in
+        let folder = ScratchFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let elapsed = try BaselineTable.fill(
+            entries: entries,
+            path: folder.path + "/" + BaselineTable.fileName,
+            measuring: benchmark
+        )
+        try recordFill(benchmark, entries: entries, elapsed: elapsed, directory: folder.path)
     }
 
-    func remove() {
-        self.lock.withLock {
-            self.folder?.remove()
-            self.folder = nil
-        }
-    }
+    Benchmark(
+        "GRDB.open/\(name)",
+        configuration: configuration(seconds: 20, iterations: 10),
+        closure: { benchmark in
+            let path = try Fixture.baseline(entries: entries)
+            let key = Workload.key(entries / 2)
+            benchmark.startMeasurement()
+            let pool = try BaselineTable.open(path)
+            let payload = try BaselineTable.payload(forKey: key, in: pool)
+            benchmark.stopMeasurement()
+            guard payload != nil else { throw BenchmarkFailure("\(key) did not load") }
+        },
+        setup: { _ = try Fixture.baseline(entries: entries) }
+    )
+
+    let baseline = Lazy { try BaselineTable.open(Fixture.baseline(entries: entries)) }
+    Benchmark(
+        "GRDB.load/\(name)",
+        configuration: configuration(seconds: 5, iterations: 10_000, timeUnits: .nanoseconds),
+        closure: { benchmark in
+            let pool = try baseline.get()
+            let key = Workload.key(Int.random(in: 0..<entries))
+            benchmark.startMeasurement()
+            let payload = try BaselineTable.payload(forKey: key, in: pool)
+            benchmark.stopMeasurement()
+            guard payload != nil else { throw BenchmarkFailure("\(key) did not load") }
+        },
+        setup: { _ = try baseline.get() },
+        teardown: { baseline.reset() }
+    )
+
+    Benchmark(
+        "GRDB.keys/\(name)",
+        configuration: configuration(seconds: 30, iterations: 10),
+        closure: { benchmark in
+            let pool = try baseline.get()
+            benchmark.startMeasurement()
+            let keys = try BaselineTable.keys(in: pool)
+            benchmark.stopMeasurement()
+            guard keys.count == entries else { throw BenchmarkFailure("listed \(keys.count) keys of \(entries)") }
+        },
+        setup: { _ = try baseline.get() },
+        teardown: { baseline.reset() }
+    )
 }

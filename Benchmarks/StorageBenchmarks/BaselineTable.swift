@@ -1,0 +1,90 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Benchmark
+import Foundation
+import GRDB
+
+/// The baseline of the sqlite backend: a plain GRDB table holding the same entries, as issue 15
+/// describes it.
+///
+/// One row per entry: the key (`TEXT PRIMARY KEY`), five small columns (the record's fields: an
+/// id, a name, a double and two tags) and the payload the store writes for the record (its keyed
+/// archive, encoded once). `WITHOUT ROWID`, WAL (`DatabasePool`), `synchronous = FULL`, rows
+/// inserted with one cached statement in transactions of 1,000. No checksum, no locks of our own,
+/// no decoding on reads.
+enum BaselineTable {
+    /// The database's file name in its folder.
+    static let fileName = "baseline.sqlite"
+
+    /// Opens (creating if needed) the database at `path`.
+    static func open(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return try DatabasePool(path: path, configuration: configuration)
+    }
+
+    /// Creates the database at `path` and inserts `entries` rows; returns how long the inserts
+    /// took, between `benchmark`'s start and stop. The database is closed when this returns.
+    @discardableResult
+    static func fill(entries: Int, path: String, measuring benchmark: Benchmark? = nil) throws -> Duration {
+        let pool = try self.open(path)
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE entry (
+                        key TEXT NOT NULL PRIMARY KEY,
+                        id INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        score REAL NOT NULL,
+                        tag1 TEXT NOT NULL,
+                        tag2 TEXT NOT NULL,
+                        payload BLOB NOT NULL
+                    ) WITHOUT ROWID
+                    """
+            )
+        }
+        let profile = Workload.profile
+        let payload = try Workload.payload
+        let keys = (0..<entries).map(Workload.key)
+        let clock = ContinuousClock()
+        let start = clock.now
+        benchmark?.startMeasurement()
+        for batchStart in stride(from: 0, to: entries, by: Workload.batchSize) {
+            try pool.write { db in
+                let statement = try db.cachedStatement(
+                    sql: "INSERT INTO entry (key, id, name, score, tag1, tag2, payload) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                )
+                for index in batchStart..<min(batchStart + Workload.batchSize, entries) {
+                    statement.setUncheckedArguments([
+                        keys[index], index, profile.name, Double(profile.visits), profile.tags[0], profile.tags[1],
+                        payload,
+                    ])
+                    try statement.execute()
+                }
+            }
+        }
+        benchmark?.stopMeasurement()
+        return start.duration(to: clock.now)
+    }
+
+    /// The payload stored under `key`, read with a cached statement in one read access.
+    static func payload(forKey key: String, in pool: DatabasePool) throws -> Data? {
+        try pool.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT payload FROM entry WHERE key = ?")
+            return try Data.fetchOne(statement, arguments: [key])
+        }
+    }
+
+    /// All keys, in order.
+    static func keys(in pool: DatabasePool) throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM entry ORDER BY key") }
+    }
+}

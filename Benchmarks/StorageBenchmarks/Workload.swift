@@ -1,0 +1,111 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArchiveStorage
+import Benchmark
+import Foundation
+
+/// The stored value: a small record.
+struct Profile: Codable, Sendable, Equatable {
+    var name: String
+    var visits: Int
+    var tags: [String]
+}
+
+/// What every storage benchmark stores: `entries` copies of one small record under the keys
+/// `entry0`, `entry1`, ..., written in batches of 1,000.
+enum Workload {
+    /// The record every entry holds.
+    static let profile = Profile(name: "Ada Lovelace", visits: 42, tags: ["math", "engines", "poetry"])
+
+    /// The number of entries a batch save or a baseline transaction writes.
+    static let batchSize = 1000
+
+    /// The key of entry `index`.
+    static func key(_ index: Int) -> String { "entry\(index)" }
+
+    /// The store sizes to measure: `STORAGE_BENCHMARKS_SIZES` (entry counts separated by commas,
+    /// for a quick check at smaller sizes), or 100,000 and 1,000,000.
+    static let sizes: [Int] = {
+        guard let list = ProcessInfo.processInfo.environment["STORAGE_BENCHMARKS_SIZES"] else {
+            return [100_000, 1_000_000]
+        }
+        return list.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+    }()
+
+    /// Whether the benchmarks of `backend` at `entries` run. The files backend at a million entries
+    /// or more takes about 10 minutes to fill durably and 4 GB of disk, so it runs only with
+    /// `STORAGE_BENCHMARKS_1M_FILES=1`.
+    static func includes(_ backend: ArchiveStoreBackend, entries: Int) -> Bool {
+        backend != .files || entries < 1_000_000
+            || ProcessInfo.processInfo.environment["STORAGE_BENCHMARKS_1M_FILES"] == "1"
+    }
+
+    /// A size as benchmark names show it: `100k`, `1M`.
+    static func label(_ entries: Int) -> String {
+        if entries >= 1_000_000, entries % 1_000_000 == 0 { return "\(entries / 1_000_000)M" }
+        if entries >= 1000, entries % 1000 == 0 { return "\(entries / 1000)k" }
+        return "\(entries)"
+    }
+
+    /// The batches that fill a store with `entries` entries.
+    static func batches(_ entries: Int) -> [[String: Profile]] {
+        stride(from: 0, to: entries, by: self.batchSize).map { start in
+            Dictionary(uniqueKeysWithValues: (start..<min(start + self.batchSize, entries)).map { (key($0), profile) })
+        }
+    }
+
+    /// Saves `batches` into a new store in `directory` (see ``openStore(in:backend:isDurable:)``)
+    /// and returns how long the saves took; the store is closed when this returns.
+    static func fill(
+        _ batches: [[String: Profile]],
+        in directory: String,
+        backend: ArchiveStoreBackend,
+        isDurable: Bool,
+        measuring benchmark: Benchmark? = nil
+    ) throws -> Duration {
+        let store = try openStore(in: directory, backend: backend, isDurable: isDurable)
+        store.waitForBackgroundMaintenance()
+        let clock = ContinuousClock()
+        let start = clock.now
+        benchmark?.startMeasurement()
+        for batch in batches { try store.save(batch) }
+        benchmark?.stopMeasurement()
+        return start.duration(to: clock.now)
+    }
+
+    /// Opens the store `store` in `directory`; a store that does not exist yet is created on
+    /// `backend`.
+    static func openStore(
+        in directory: String,
+        backend: ArchiveStoreBackend = .files,
+        memoryCountLimit: Int = 0,
+        isDurable: Bool = true,
+        purgesOnOpen: Bool = false
+    ) throws -> ArchiveStore<Profile> {
+        var options = ArchiveStoreConfiguration()
+        options.backend = backend
+        options.memoryCountLimit = memoryCountLimit
+        options.isDurable = isDurable
+        options.purgesExpiredEntriesOnOpen = purgesOnOpen
+        return try ArchiveStore<Profile>(name: "store", in: .path(directory), configuration: options)
+    }
+
+    /// The bytes a store of `entries` entries holds: the UTF-8 of every key and every payload.
+    static func dataBytes(_ entries: Int) throws -> Int {
+        let payload = try self.payload.count
+        return (0..<entries).reduce(0) { sum, index in sum + key(index).utf8.count + payload }
+    }
+
+    /// The payload the store writes for ``profile``, in its default format.
+    static var payload: Data {
+        get throws { try ArchiveValueFormat.keyedArchive.encode(self.profile) }
+    }
+}
