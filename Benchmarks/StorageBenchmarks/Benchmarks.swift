@@ -14,6 +14,8 @@ import Foundation
 
 // ArchiveStore on each backend, and a plain GRDB table as the baseline of the sqlite backend, on
 // the local file system. Names are "<Impl>.<operation>/<backend>/<entries>" (README.md, Storage):
+// - `Payload.encode/profile`, `Payload.decode/profile`: the value format's share of a save and
+//   of a load (1,000 per measurement, per value).
 // - `ArchiveStore.save.durable/<backend>`: one `save(_:forKey:)` of a small value.
 // - `ArchiveStore.save.batch100/<backend>`: one `save(_:)` of 100 values.
 // - `ArchiveStore.fill/<backend>/<n>`, `GRDB.fill/<n>`: n values saved durably in batches (one
@@ -25,18 +27,19 @@ import Foundation
 // - `ArchiveStore.load.hit/<backend>/<n>`: a load from memory (1,000 per measurement, per load).
 // - `ArchiveStore.keys/<backend>/<n>`, `GRDB.keys/<n>`: all keys listed.
 // - `ArchiveStore.purgeExpired/<backend>/<n>`: a purge that finds nothing expired.
-// n is 100k and 1M (`Workload.sizes`); the files backend at 1M runs only with
+// n is 100k and 1M (`Workload.sizes`); `ArchiveStore.fill/files/1M` runs only with
 // STORAGE_BENCHMARKS_1M_FILES=1. The stores the reads use are built once and kept (`Fixture`).
 // Everything here is file-system bound, so wall clock depends on the disk and the machine's load;
 // malloc counts depend on the background maintenance thread too, so none of these are gated by
 // thresholds.
 let benchmarks: @Sendable () -> Void = {
     let backends: [ArchiveStoreBackend] = [.files, .sqlite]
+    registerPayloadBenchmarks()
     for backend in backends {
         registerSaves(on: backend)
     }
     for entries in Workload.sizes {
-        for backend in backends where Workload.includes(backend, entries: entries) {
+        for backend in backends {
             registerStoreBenchmarks(on: backend, entries: entries)
         }
         registerBaselineBenchmarks(entries: entries)
@@ -75,14 +78,16 @@ func configuration(
 }
 
 /// A fill's configuration: a fill takes seconds, so no warm-up, and at most five iterations.
-var fillConfiguration: Benchmark.Configuration {
-    configuration(
+func fillConfiguration(skip: Bool = false) -> Benchmark.Configuration {
+    var fill = configuration(
         seconds: 60,
         iterations: 5,
         warmup: 0,
         timeUnits: .milliseconds,
         metrics: [.wallClock, entriesPerSecond, diskBytes, diskPercentOfData]
     )
+    fill.skip = skip
+    return fill
 }
 
 /// Records a fill's rate and the disk its closed store in `directory` takes.
@@ -94,6 +99,35 @@ func recordFill(_ benchmark: Benchmark, entries: Int, elapsed: Duration, directo
     benchmark.measurement(
         diskPercentOfData,
         Int((Double(disk) * 100 / Double(try Workload.dataBytes(entries))).rounded())
+    )
+}
+
+/// `Payload.encode/profile` and `Payload.decode/profile`: what a save and a load that misses
+/// memory spend in the value format, which the baseline does not pay.
+func registerPayloadBenchmarks() {
+    let format = ArchiveValueFormat.keyedArchive
+    Benchmark(
+        "Payload.encode/profile",
+        configuration: configuration(seconds: 2, iterations: 1000, timeUnits: .nanoseconds, scaling: .kilo)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try format.encode(Workload.profile))
+        }
+    }
+
+    let payload = Lazy { try Workload.payload }
+    Benchmark(
+        "Payload.decode/profile",
+        configuration: configuration(seconds: 2, iterations: 1000, timeUnits: .nanoseconds, scaling: .kilo),
+        closure: { benchmark in
+            let bytes = try payload.get()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try format.decode(Profile.self, bytes))
+            }
+            benchmark.stopMeasurement()
+        },
+        setup: { _ = try payload.get() }
     )
 }
 
@@ -151,7 +185,7 @@ func registerStoreBenchmarks(on backend: ArchiveStoreBackend, entries: Int) {
     let batches = Lazy { Workload.batches(entries) }
     Benchmark(
         "ArchiveStore.fill/\(name)",
-        configuration: fillConfiguration,
+        configuration: fillConfiguration(skip: !Workload.includesFill(backend, entries: entries)),
         closure: { benchmark in
             let folder = ScratchFolder()
             defer { folder.remove() }
@@ -257,7 +291,7 @@ func registerStoreBenchmarks(on backend: ArchiveStoreBackend, entries: Int) {
 /// GRDB is `ArchiveStore.<operation>/sqlite/<n>` divided by `GRDB.<operation>/<n>`.
 func registerBaselineBenchmarks(entries: Int) {
     let name = Workload.label(entries)
-    Benchmark("GRDB.fill/\(name)", configuration: fillConfiguration) { benchmark in
+    Benchmark("GRDB.fill/\(name)", configuration: fillConfiguration()) { benchmark in
         let folder = ScratchFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)

@@ -26,7 +26,7 @@ import Darwin
 /// `$TMPDIR/StorageBenchmarks-fixtures-v1`, and reused by later ones. It is built non-durably (the
 /// content is the same) under a lock, and counts only once its folder holds the file `.complete`.
 /// The benchmarks only read fixtures. Delete the folder to rebuild them, for example after a change
-/// of the store's layout.
+/// of the store's layout; change the `-v1` of its name when what the fixtures hold changes.
 enum Fixture {
     /// The folder holding the fixtures.
     static let root: String = {
@@ -65,7 +65,12 @@ enum Fixture {
         try? manager.removeItem(atPath: folder)
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         FileHandle.standardError.write(Data("StorageBenchmarks: building \(folder)\n".utf8))
+        let clock = ContinuousClock()
+        let start = clock.now
         try build(folder)
+        FileHandle.standardError.write(
+            Data("StorageBenchmarks: built \(folder) in \(start.duration(to: clock.now))\n".utf8)
+        )
         guard manager.createFile(atPath: marker, contents: Data()) else {
             throw BenchmarkFailure("cannot write \(marker)")
         }
