@@ -63,8 +63,8 @@ enum Workload {
         }
     }
 
-    /// Saves `batches` into a new store in `directory` (see ``openStore(in:backend:isDurable:)``)
-    /// and returns how long the saves took; the store is closed when this returns.
+    /// Saves `batches` into a new store in `directory`, memory tier off, and returns how long the
+    /// saves took, between `benchmark`'s start and stop; the store is closed when this returns.
     static func fill(
         _ batches: [[String: Profile]],
         in directory: String,
@@ -83,7 +83,7 @@ enum Workload {
     }
 
     /// Opens the store `store` in `directory`; a store that does not exist yet is created on
-    /// `backend`.
+    /// `backend`. Unless `purgesOnOpen`, it starts no purge of expired entries in the background.
     static func openStore(
         in directory: String,
         backend: ArchiveStoreBackend = .files,
