@@ -14,14 +14,25 @@
 # check with `storage-probe store-verify` that every key holds one whole value a writer wrote, at
 # least as new as the last save the writer reported as returned, and that no entry is corrupt.
 #
-#   dev/kill-test.sh [KILLS] [SCRATCH_PATH]      # defaults: 2000 kills, .build-store
-#   PROBE=/path/to/storage-probe dev/kill-test.sh 2000   # a copy, safe from rebuilds meanwhile
+#   dev/kill-test.sh [--backend files|sqlite] [KILLS] [SCRATCH_PATH]   # defaults: files, 2000 kills, .build-store
+#   PROBE=/path/to/storage-probe dev/kill-test.sh --backend sqlite 2000  # a copy, safe from rebuilds meanwhile
 #
 # Build first: swift build --build-tests --scratch-path .build-store
 # Prints a summary line; exits non-zero on the first violation, keeping the directory for a look.
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
+backend=files
+if [[ "${1:-}" == "--backend" ]]; then
+    backend=${2:-}
+    shift 2
+fi
+case "$backend" in
+files | sqlite) ;;
+*) echo "usage: dev/kill-test.sh [--backend files|sqlite] [KILLS] [SCRATCH_PATH]" >&2; exit 64 ;;
+esac
+# The probes create the store with this backend; every later run finds it in the directory.
+export STORAGE_PROBE_BACKEND=$backend
 kills=${1:-2000}
 scratch=${2:-.build-store}
 probe=${PROBE:-"$scratch/debug/storage-probe"}
@@ -78,8 +89,16 @@ for ((run = 0; run < kills; run++)); do
     fi
 done
 
+# The store must be of the backend asked for: a database file means SQLite.
+expected=no found=no
+[[ "$backend" == sqlite ]] && expected=yes
+[[ -e "$work/store/entries.sqlite" ]] && found=yes
+if [[ "$expected" != "$found" ]]; then
+    echo "the store is not on the $backend backend (kept $work)" >&2
+    exit 1
+fi
 leftovers=$(find "$work/store" -maxdepth 1 -name '.tmp-*' | wc -l | tr -d ' ')
-echo "kill test passed: $kills kills ($active_kills of a writer in its save loop), $written acknowledged saves," \
+echo "kill test passed ($backend backend): $kills kills ($active_kills of a writer in its save loop), $written acknowledged saves," \
     "every key whole and current;" \
     "$leftovers temporary files of the last writer left for the next open; $(($(date +%s) - started)) s"
 rm -rf "$work"

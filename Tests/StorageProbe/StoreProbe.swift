@@ -46,8 +46,21 @@ private func report(_ line: String) {
     _ = text.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
 }
 
+/// Opens the store; a new one takes the backend named by `STORAGE_PROBE_BACKEND` (`files`, the
+/// default, or `sqlite`), an existing one keeps its own.
 private func openStore<Value>(_ directory: String, as _: Value.Type = Value.self) throws -> ArchiveStore<Value> {
-    try ArchiveStore<Value>(name: "store", in: .path(directory))
+    var configuration = ArchiveStoreConfiguration()
+    switch getenv("STORAGE_PROBE_BACKEND").map({ String(cString: $0) }) ?? "files" {
+    case "files":
+        configuration.backend = .files
+    #if SQLite
+    case "sqlite":
+        configuration.backend = .sqlite
+    #endif
+    case let other:
+        throw StoreProbeError(description: "STORAGE_PROBE_BACKEND=\(other) is not a backend of this build")
+    }
+    return try ArchiveStore<Value>(name: "store", in: .path(directory), configuration: configuration)
 }
 
 private func integer(_ text: String, _ usage: String) throws -> Int {
