@@ -13,6 +13,8 @@ import Testing
 
 @testable import ArchiveStorage
 
+/// Damaged entries on both backends (``damageEntry(_:in:_:)`` damages a file or a row); tests of
+/// the entry file format are files only, each saying why.
 @Suite struct ArchiveStoreCorruptionTests {
     private func damage(_ path: String, _ change: (inout [UInt8]) -> Void) throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -20,6 +22,7 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
+    /// Files only: it walks the bytes of the entry file format (SQLiteBackendTests damages rows).
     @Test func flippedBytesAndTruncationsAreCorruptEntriesNamingKeyAndPath() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -51,6 +54,7 @@ import Testing
         #expect(try store.load(forKey: "victim") == value)
     }
 
+    /// Files only: the header of an entry file named by its key's hash.
     @Test func hostileHeadersOfLongKeyEntriesAreSkippedWithoutHugeReads() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -70,6 +74,7 @@ import Testing
         #expect(try store.load(forKey: longKey) == nil)
     }
 
+    /// Files only: a row's key is its primary key, and cannot disagree with itself.
     @Test func anEntryRenamedToAnotherKeysNameIsCorrupt() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -82,32 +87,86 @@ import Testing
         #expect(throws: ArchiveStorageError.self) { try store.contains("b") }
     }
 
-    @Test func corruptEntriesCanBeMovedAsideOnDemandOrOnRead() throws {
-        let directory = TemporaryDirectory()
+    @Test(arguments: testedBackends) func corruptEntriesCanBeMovedAsideOnDemandOrOnRead(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let store: ArchiveStore<Int> = try openStore(directory)
         for key in ["a", "b", "c"] { try store.save(1, forKey: key) }
-        try self.damage(directory.storePath + "/k-a") { $0[40] ^= 1 }
-        try self.damage(directory.storePath + "/k-b") { $0.removeLast(3) }
+        try damageEntry("a", in: directory)
+        try damageEntry("b", in: directory, .truncated)
         let moved = try store.moveCorruptEntriesAside()
-        #expect(moved.count == 2)
-        #expect(moved.allSatisfy { $0.hasPrefix(directory.storePath + "/Corrupt/k-") })
+        if backend == .files {
+            #expect(moved.count == 2)
+            #expect(moved.allSatisfy { $0.hasPrefix(directory.storePath + "/Corrupt/k-") })
+        } else {
+            #expect(moved == ["a", "b"])
+        }
         #expect(try store.keys() == ["c"])
         #expect(try store.load(forKey: "a") == nil)
-        #expect(directoryNames(directory.storePath + "/Corrupt").count == 2)
+        #expect(try movedAsideCount(in: directory) == 2)
 
         let policy: ArchiveStore<Int> = try openStore(directory) { $0.corruptEntryPolicy = .moveAside }
-        try self.damage(directory.storePath + "/k-c") { $0[0] = 0 }
+        try damageEntry("c", in: directory)
         let error = #expect(throws: ArchiveStorageError.self) { try policy.load(forKey: "c") }
         #expect(error?.code == .corruptEntry)
+        #expect(error?.key == "c")
         #expect(error?.reason.contains("moved to") == true)
         #expect(try policy.load(forKey: "c") == nil)
-        #expect(directoryNames(directory.storePath + "/Corrupt").count == 3)
+        #expect(try movedAsideCount(in: directory) == 3)
         // The key is usable again.
         try policy.save(2, forKey: "c")
         #expect(try policy.load(forKey: "c") == 2)
     }
 
+    @Test(arguments: testedBackends) func verifyIntegrityReportsDamagedEntriesAndChangesNothing(
+        backend: ArchiveStoreBackend
+    ) async throws {
+        let directory = TemporaryDirectory(backend: backend)
+        defer { directory.remove() }
+        let clock = TestClock()
+        // Under the moveAside policy too, verifying only reports.
+        let store: ArchiveStore<String> = try openStore(directory) {
+            $0.corruptEntryPolicy = .moveAside
+            $0.clock = clock.function
+            $0.purgesExpiredEntriesOnOpen = false
+        }
+        // On the files backend, a key this long is stored under its hash; the report still names it.
+        let longKey = String(repeating: "long key ", count: 40)
+        for key in ["a", "b", "c", "d", longKey] { try await store.save("value of \(key)", forKey: key) }
+        try await store.save("soon gone", forKey: "expired", expiration: .after(.seconds(10)))
+        clock.advance(by: 60)
+        #expect(try await store.verifyIntegrity() == ArchiveIntegrityReport(checkedEntryCount: 6, damagedEntries: []))
+
+        try damageEntry("d", in: directory)
+        try damageEntry("b", in: directory, .truncated)
+        try damageEntry(longKey, in: directory)
+        let before = try storedFiles(in: directory)
+        // The synchronous form (the closure is not async), then the async one.
+        let report = try { try store.verifyIntegrity() }()
+        #expect(!report.isIntact)
+        #expect(report.checkedEntryCount == 6)
+        #expect(report.damagedKeys == ["b", "d", longKey])
+        for entry in report.damagedEntries {
+            let key = try #require(entry.key)
+            let path =
+                backend == .files
+                ? directory.storePath + "/" + EntryFileName(key: key).name : directory.storePath + "/entries.sqlite"
+            #expect(entry.path == path)
+            #expect(!entry.reason.isEmpty)
+        }
+        #expect(try await store.verifyIntegrity() == report)
+        // Nothing moved, nothing rewritten: the damaged entries are still there to be reported.
+        #expect(try storedFiles(in: directory) == before)
+        #expect(try movedAsideCount(in: directory) == 0)
+        #expect(try await store.keys() == ["a", "b", "c", "d", longKey])
+        // moveCorruptEntriesAside() finds the same entries with the same scan.
+        #expect(try await store.moveCorruptEntriesAside().count == 3)
+        #expect(try await store.verifyIntegrity() == ArchiveIntegrityReport(checkedEntryCount: 3, damagedEntries: []))
+    }
+
+    /// Files only: the files backend keeps temporary files of writers; SQLite keeps none.
     @Test func leftoverTemporaryFilesOfDeadWritersAreRemovedOnOpen() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

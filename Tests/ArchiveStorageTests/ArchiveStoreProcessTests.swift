@@ -145,11 +145,79 @@ import Testing
                 #expect(step >= acknowledged[key] ?? -1, "run \(run), \(key) went back to \(step)")
                 #expect(step < base + 1_000_003)
             }
+            // Nothing damaged anywhere: the database file (SQLite's integrity check) and every entry.
+            do {
+                let report = try store.verifyIntegrity()
+                #expect(report.isIntact, "run \(run): \(report.damagedEntries)")
+                #expect((acknowledged.count...keys).contains(report.checkedEntryCount))
+            } catch {
+                Issue.record("run \(run): \(error)")
+            }
         }
         #expect(kills >= 20)
         #expect(acknowledged.count == keys)
         let store: ArchiveStore<String> = try openStore(directory)
         store.waitForBackgroundMaintenance()
         #expect(!directoryNames(directory.storePath).contains { $0.hasPrefix(".tmp-") })
+    }
+
+    /// A full disk, as a file size limit (`RLIMIT_FSIZE`) in a second process: SQLite's database
+    /// or WAL outgrows it, or on the files backend an entry file larger than it is written. A
+    /// save that fails throws ``ArchiveStorageError/Code/database`` on SQLite (SQLite's
+    /// `SQLITE_FULL` or I/O error) and ``ArchiveStorageError/Code/fileSystem`` on files (`EFBIG`),
+    /// and changes nothing; every save that returned is kept.
+    @Test(arguments: testedBackends) func savesPastAFileSizeLimitFailWithATypedErrorAndKeepTheRest(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
+        defer { directory.remove() }
+        // Created here, so that the probe opens it on the backend under test.
+        _ = try openStore(directory, as: String.self)
+        // 256 KiB: SQLite's WAL outgrows it after about 15 saves of 4 KiB (each writes a few
+        // pages); on files, only the entry of 1 MB does.
+        let probe = try StorageProbe.run([
+            "store-fill-limited", directory.path, "\(256 * 1024)", "100x4096", "1x1000000", "5x4096",
+        ])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        var saved: [String: String] = [:]
+        var failed: [String: String] = [:]
+        var sizes = [Int](repeating: 4096, count: 106)
+        sizes[100] = 1_000_000
+        for line in probe.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, fields[0].hasPrefix("fill"), let index = Int(fields[0].dropFirst(4)) else {
+                Issue.record("unexpected line \(line)")
+                continue
+            }
+            let key = String(fields[0])
+            if fields[1] == "saved" {
+                saved[key] = fillValue(key: key, size: sizes[index])
+            } else {
+                failed[key] = String(fields[1])
+            }
+        }
+        #expect(saved.count + failed.count == sizes.count)
+        #expect(saved.count >= 10)
+        print(
+            "\(backend): \(saved.count) saved, \(failed.count) failed; first failure:",
+            probe.stderr.prefix { $0 != "\n" }
+        )
+        #expect(failed["fill100"] != nil)
+        let code = backend == .files ? ArchiveStorageError.Code.fileSystem : .database
+        #expect(Set(failed.values) == ["\(code)"], "\(probe.stderr)")
+        if backend == .files {
+            #expect(probe.stderr.contains("write: File too large"), "\(probe.stderr)")
+            // The failed write removed its temporary file.
+            #expect(!directoryNames(directory.storePath).contains { $0.hasPrefix(".tmp-") })
+        }
+
+        // Without the limit: what was saved is there, exactly; what failed is not; nothing is damaged.
+        let store: ArchiveStore<String> = try openStore(directory)
+        for (key, value) in saved { #expect(try store.load(forKey: key) == value, "\(key)") }
+        for key in failed.keys { #expect(try store.load(forKey: key) == nil, "\(key)") }
+        let report = try store.verifyIntegrity()
+        #expect(report == ArchiveIntegrityReport(checkedEntryCount: saved.count, damagedEntries: []))
+        try store.save("after", forKey: "fill100")
+        #expect(try store.load(forKey: "fill100") == "after")
     }
 }

@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #if SQLite
+import Dispatch
 import Foundation
+import KeyedArchiving
 import Testing
 
 @testable import ArchiveStorage
@@ -131,6 +133,160 @@ import Testing
         }
         #expect(error?.code == .corruptStore)
         #expect(error?.path == database)
+    }
+
+    /// How ``aDamagedDatabaseIsACorruptStoreNamingItAndIsKept(_:)`` damages the database file.
+    enum DatabaseDamage: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// The headers of two b-tree pages in the middle of the file are overwritten.
+        case overwrittenPages
+        /// The file loses its second half.
+        case truncated
+        /// Every byte after the first page (the header and the schema) is garbage.
+        case garbageAfterTheFirstPage
+
+        var testDescription: String { self.rawValue }
+    }
+
+    @Test(arguments: DatabaseDamage.allCases) func aDamagedDatabaseIsACorruptStoreNamingItAndIsKept(
+        _ damage: DatabaseDamage
+    ) throws {
+        let directory = TemporaryDirectory(backend: .sqlite)
+        defer { directory.remove() }
+        let database = directory.storePath + "/entries.sqlite"
+        var expected: [String: String] = [:]
+        for index in 0..<400 {
+            expected["key \(index)"] = "value \(index) " + String(repeating: "x", count: index % 300)
+        }
+        do {
+            let store: ArchiveStore<String> = try openStore(directory)
+            try store.save(expected)
+            #expect(try store.verifyIntegrity() == ArchiveIntegrityReport(checkedEntryCount: 400, damagedEntries: []))
+            store.waitForBackgroundMaintenance()
+        }
+        // The store is closed; everything is in the database file, none in its WAL.
+        #expect(try sqlite3(database, "PRAGMA wal_checkpoint(TRUNCATE);").hasPrefix("0|"))
+        let pageSize = try #require(Int(try sqlite3(database, "PRAGMA page_size;")))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database)))
+        let pages = bytes.count / pageSize
+        #expect(pages > 20)
+        switch damage {
+        case .overwrittenPages:
+            for page in [pages / 2, pages / 2 + 1] {
+                let start = page * pageSize
+                for offset in start..<start + 64 { bytes[offset] = 0xA5 }
+            }
+        case .truncated:
+            bytes.removeLast(bytes.count / 2)
+        case .garbageAfterTheFirstPage:
+            for offset in pageSize..<bytes.count { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 7919 >> 3) }
+        }
+        let damaged = Data(bytes)
+        try damaged.write(to: URL(fileURLWithPath: database))
+
+        var loaded = 0
+        var failed = 0
+        do {
+            let store: ArchiveStore<String> = try openStore(directory)
+            let error = #expect(throws: ArchiveStorageError.self) { try store.verifyIntegrity() }
+            #expect(error?.code == .corruptStore)
+            #expect(error?.path == database)
+            // Each load finds its value or reports damage: never a wrong value, never none.
+            for (key, value) in expected {
+                do {
+                    #expect(try store.load(forKey: key) == value, "\(key)")
+                    loaded += 1
+                } catch {
+                    #expect(error.code == .corruptEntry || error.code == .corruptStore, "\(key): \(error)")
+                    failed += 1
+                }
+            }
+            store.waitForBackgroundMaintenance()
+        } catch let error as ArchiveStorageError {
+            // Opening reads the first pages only; damage there is found at once.
+            #expect(damage != .overwrittenPages, "opening found the damage: \(error)")
+            #expect(error.code == .corruptStore)
+            #expect(error.path == database)
+        }
+        if damage == .overwrittenPages {
+            // The damage hit entries, and only some.
+            #expect(loaded > 0)
+            #expect(failed > 0)
+        }
+        // Kept as it was: nothing deleted, moved or rewritten. Only the header's change counters
+        // (offsets 24 and 92) may have moved on: opening a pool whose WAL is empty commits an empty
+        // schema change (GRDB's fix for its issue 102), whose page 1 the last connection's
+        // checkpoint writes back.
+        var after = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database)))
+        #expect(after.count == damaged.count)
+        var kept = [UInt8](damaged)
+        for offset in [24, 25, 26, 27, 92, 93, 94, 95] where offset < min(after.count, kept.count) {
+            after[offset] = 0
+            kept[offset] = 0
+        }
+        #expect(after == kept, "the store changed the damaged database")
+    }
+
+    @Test func aSaveWaitsForAnotherProcesssWriteTransactionWhileLoadsGoOn() throws {
+        let directory = TemporaryDirectory(backend: .sqlite)
+        defer { directory.remove() }
+        let database = directory.storePath + "/entries.sqlite"
+        let writer: ArchiveStore<String> = try openStore(directory)
+        var values: [String: String] = [:]
+        for index in 0..<20 { values["key \(index)"] = "value \(index)" }
+        try writer.save(values)
+        // Another instance, opened before the lock is taken, with nothing in memory.
+        let reader: ArchiveStore<String> = try openStore(directory)
+
+        // The sqlite3 command takes the write lock and holds it until told to commit.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", database]
+        let input = Pipe()
+        let output = Pipe()
+        sqlite.standardInput = input
+        sqlite.standardOutput = output
+        try sqlite.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+        var printed = ""
+        while !printed.contains("locked") {
+            let data = output.fileHandleForReading.availableData
+            try #require(!data.isEmpty, "sqlite3 ended before taking the lock")
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        let clock = ContinuousClock()
+        let locked = clock.now
+        let lockedDate = Date()
+
+        let saved = Locked<(result: Result<Void, ArchiveStorageError>, at: ContinuousClock.Instant)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let result = Result { () throws(ArchiveStorageError) in try writer.save("new", forKey: "key 0") }
+            saved.withLock { $0 = (result, clock.now) }
+            done.signal()
+        }
+        // Reads are not blocked by the writer (WAL): every load completes while the save waits.
+        for index in 1..<20 { #expect(try reader.load(forKey: "key \(index)") == "value \(index)") }
+        #expect(try reader.load(forKey: "key 0") == "value 0")
+        let loadsDone = clock.now
+        #expect(saved.withLock { $0 == nil }, "the save did not wait for the lock")
+
+        // Held for about a second, then committed.
+        Thread.sleep(until: lockedDate + 1)
+        #expect(saved.withLock { $0 == nil }, "the save did not wait for the lock")
+        let committed = clock.now
+        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+        try input.fileHandleForWriting.close()
+        sqlite.waitUntilExit()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        let outcome = try #require(saved.withLock { $0 })
+        if case .failure(let error) = outcome.result { Issue.record("the save failed: \(error)") }
+        #expect(outcome.at >= committed)
+        print(
+            "write lock held \(committed - locked); loads done after \(loadsDone - locked);",
+            "save returned \(outcome.at - committed) after the commit"
+        )
+        #expect(try reader.load(forKey: "key 0") == "new")
+        #expect(try writer.verifyIntegrity().isIntact)
     }
 }
 #endif

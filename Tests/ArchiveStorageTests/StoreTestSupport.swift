@@ -10,6 +10,7 @@
 
 import Foundation
 import KeyedArchiving
+import Testing
 
 @testable import ArchiveStorage
 
@@ -140,4 +141,70 @@ func directoryNames(_ path: String) -> [String] {
 func crashValue(key: String, sequence: Int) -> String {
     let digit = Character(String(sequence % 10))
     return "\(key)#\(sequence)#" + String(repeating: digit, count: 2000 + (sequence * 7919) % 6000)
+}
+
+/// The value `storage-probe store-fill-limited` saves (a copy of `fillValue` in
+/// Tests/StorageProbe/StoreProbe.swift).
+func fillValue(key: String, size: Int) -> String {
+    "\(key)#" + String(repeating: Character(String(key.utf8.count % 10)), count: size)
+}
+
+/// How ``damageEntry(_:in:_:)`` damages an entry.
+enum EntryDamage: Sendable {
+    /// The payload's last byte changes; the checksum stays.
+    case flippedPayloadByte
+    /// The entry loses its last three bytes (on SQLite, its payload's).
+    case truncated
+}
+
+/// Damages the stored entry of `key` in the store of `directory`, as a failing disk would: on the
+/// files backend in its file, on SQLite in its row's payload, through the `sqlite3` command
+/// (the checksum column stays as it was).
+func damageEntry(_ key: String, in directory: TemporaryDirectory, _ damage: EntryDamage = .flippedPayloadByte) throws {
+    if directory.backend == .files {
+        let url = URL(fileURLWithPath: directory.storePath + "/" + EntryFileName(key: key).name)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        switch damage {
+        case .flippedPayloadByte: bytes[bytes.count - 5] ^= 0x01  // before the 4-byte CRC
+        case .truncated: bytes.removeLast(3)
+        }
+        try Data(bytes).write(to: url)
+        return
+    }
+    let hex = key.utf8.map { String(format: "%02x", $0) }.joined()
+    let change =
+        switch damage {
+        case .flippedPayloadByte:
+            """
+            CAST(substr(payload, 1, length(payload) - 1)
+                || CASE WHEN substr(payload, -1) = X'00' THEN X'01' ELSE X'00' END AS BLOB)
+            """
+        case .truncated:
+            "substr(payload, 1, length(payload) - 3)"
+        }
+    let database = directory.storePath + "/entries.sqlite"
+    let changed = try sqlite3(database, "UPDATE entry SET payload = \(change) WHERE key = X'\(hex)'; SELECT changes();")
+    try #require(changed == "1", "no row of \(key.debugDescription) to damage")
+}
+
+/// How many damaged entries the store of `directory` moved aside: files in its `Corrupt` folder,
+/// or rows of its `quarantine` table.
+func movedAsideCount(in directory: TemporaryDirectory) throws -> Int {
+    if directory.backend == .files { return directoryNames(directory.storePath + "/Corrupt").count }
+    return Int(try sqlite3(directory.storePath + "/entries.sqlite", "SELECT count(*) FROM quarantine;")) ?? -1
+}
+
+/// The contents of the files of the store in `directory` that hold entries (every file but the
+/// control file and SQLite's shared-memory index, which readers write), by name.
+func storedFiles(in directory: TemporaryDirectory) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for name in directoryNames(directory.storePath) where name != ".archive-store" && !name.hasSuffix("-shm") {
+        var isDirectory: ObjCBool = false
+        let path = directory.storePath + "/" + name
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            continue
+        }
+        files[name] = try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+    return files
 }

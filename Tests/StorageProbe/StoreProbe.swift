@@ -139,3 +139,47 @@ func storeLoad(_ arguments: [String]) throws {
     let store: ArchiveStore<String> = try openStore(arguments[0])
     report(try store.load(forKey: arguments[1]) ?? "-")
 }
+
+/// The value ``storeFillLimited(_:)`` saves under `key`: the key, then `size` copies of a digit.
+func fillValue(key: String, size: Int) -> String {
+    "\(key)#" + String(repeating: Character(String(key.utf8.count % 10)), count: size)
+}
+
+/// `store-fill-limited DIR LIMIT COUNTxSIZE...`: lowers the file size limit (`RLIMIT_FSIZE`) to
+/// LIMIT bytes and ignores `SIGXFSZ`, so that a write past it fails with `EFBIG` as on a full
+/// disk; then, for each `COUNTxSIZE` in turn, saves COUNT values ``fillValue(key:size:)`` of SIZE
+/// bytes under the keys `fill0`, `fill1`, …, going on after failures. Prints `KEY saved` after
+/// each save that returns, or `KEY CODE` with the code of the ``ArchiveStorageError`` it threw
+/// (its description on standard error).
+func storeFillLimited(_ arguments: [String]) throws {
+    let usage = "store-fill-limited DIR LIMIT COUNTxSIZE..."
+    guard arguments.count >= 3 else { throw StoreProbeError(description: "usage: \(usage)") }
+    var sizes: [Int] = []
+    for spec in arguments.dropFirst(2) {
+        let fields = spec.split(separator: "x")
+        guard fields.count == 2 else { throw StoreProbeError(description: "usage: \(usage)") }
+        let count = try integer(String(fields[0]), usage)
+        sizes += repeatElement(try integer(String(fields[1]), usage), count: count)
+    }
+    var limit = rlimit()
+    #if os(Linux)
+    let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+    #else
+    let resource = RLIMIT_FSIZE
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { throw StoreProbeError(description: "getrlimit failed") }
+    limit.rlim_cur = rlim_t(try integer(arguments[1], usage))
+    guard setrlimit(resource, &limit) == 0 else { throw StoreProbeError(description: "setrlimit failed") }
+    signal(SIGXFSZ, SIG_IGN)
+    let store: ArchiveStore<String> = try openStore(arguments[0])
+    for (index, size) in sizes.enumerated() {
+        let key = "fill\(index)"
+        do {
+            try store.save(fillValue(key: key, size: size), forKey: key)
+            report("\(key) saved")
+        } catch {
+            report("\(key) \(error.code)")
+            printError("\(key): \(error)")
+        }
+    }
+}

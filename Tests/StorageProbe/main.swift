@@ -37,6 +37,7 @@ let commands: [String: ([String]) throws -> Void] = [
     "store-increment": storeIncrement,
     "store-save": storeSave,
     "store-load": storeLoad,
+    "store-fill-limited": storeFillLimited,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -43,11 +43,19 @@ protocol EntryTable: Sendable {
         limit: Int
     ) throws(ArchiveStorageError) -> [(expiry: Double, key: [UInt8])]
 
-    /// Up to `limit` keys after `after`, in byte order, with whether each row is intact.
-    func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], isIntact: Bool)]
+    /// Up to `limit` keys after `after`, in byte order, each with what is wrong with its row
+    /// (`nil` when it is intact: the types of its columns, its checksum, a UTF-8 key).
+    func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], damage: String?)]
 
     /// Gives the pages of removed rows back to the file system.
     func reclaimSpace() throws(ArchiveStorageError)
+
+    // MARK: Integrity (verifyIntegrity())
+
+    /// Runs SQLite's `PRAGMA integrity_check` on the whole database, changing nothing.
+    /// - Throws: ``ArchiveStorageError/Code/corruptStore`` naming the file, with the first of
+    ///   SQLite's messages, when the check fails; ``ArchiveStorageError/Code/database``.
+    func checkIntegrity() throws(ArchiveStorageError)
 }
 
 /// What a write transaction of an ``EntryTable`` can do.

@@ -178,7 +178,7 @@ final class SQLiteEntryTable: EntryTable {
         }
     }
 
-    func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], isIntact: Bool)] {
+    func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], damage: String?)] {
         try self.access {
             try self.pool.read { db in
                 let statement = try db.cachedStatement(
@@ -187,18 +187,42 @@ final class SQLiteEntryTable: EntryTable {
                         WHERE key > ? ORDER BY key LIMIT ?
                         """
                 )
-                var result: [(key: [UInt8], isIntact: Bool)] = []
+                var result: [(key: [UInt8], damage: String?)] = []
                 let rows = try Row.fetchCursor(statement, arguments: [Data(after ?? []), limit])
                 while let row = try rows.next() {
                     let values = Array(row.databaseValues)
                     guard case .blob(let key)? = values.first?.storage else { continue }
-                    let isIntact = (try? Self.entryRow(Array(values.dropFirst()))) != nil
-                    result.append((Array(key), isIntact && validUTF8String(key) != nil))
+                    var damage: String?
+                    do throws(EntryRowCorruption) {
+                        _ = try Self.entryRow(Array(values.dropFirst()))
+                    } catch {
+                        damage = error.reason
+                    }
+                    if damage == nil, validUTF8String(key) == nil { damage = "the key is not UTF-8" }
+                    result.append((Array(key), damage))
                 }
                 return result
             }
         }
     }
+
+    // MARK: Integrity
+
+    func checkIntegrity() throws(ArchiveStorageError) {
+        let shown = Self.integrityMessageLimit
+        let messages = try self.access {
+            // One more than shown, to tell whether there were more.
+            try self.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(shown + 1))") }
+        }
+        guard messages != ["ok"] else { return }
+        var reason = "PRAGMA integrity_check failed: " + messages.prefix(shown).joined(separator: "; ")
+        if messages.count > shown { reason += "; and more" }
+        throw ArchiveStorageError(.corruptStore, path: self.path, reason: reason)
+    }
+
+    /// How many of `PRAGMA integrity_check`'s messages a ``ArchiveStorageError/Code/corruptStore``
+    /// error quotes.
+    static let integrityMessageLimit = 5
 
     func reclaimSpace() throws(ArchiveStorageError) {
         try self.access {

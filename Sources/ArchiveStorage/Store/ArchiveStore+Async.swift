@@ -94,6 +94,11 @@ extension ArchiveStore {
         try await self.perform { () throws(ArchiveStorageError) in try self.moveCorruptEntriesAside() }
     }
 
+    /// Reads and checks every entry without changing anything; see ``verifyIntegrity()-9rvb1``.
+    public func verifyIntegrity() async throws(ArchiveStorageError) -> ArchiveIntegrityReport {
+        try await self.perform { () throws(ArchiveStorageError) in try self.verifyIntegrity() }
+    }
+
     /// Saves outdated entries again in the current version; see ``rewriteOutdatedEntries()-6lujx``.
     @discardableResult
     public func rewriteOutdatedEntries() async throws(ArchiveStorageError) -> [String] {

@@ -182,10 +182,43 @@ extension ArchiveStore {
 
     /// Whether `bytes` are a sound entry whose key has the file name `fileName`.
     static func isIntact(_ bytes: [UInt8], fileName: String) -> Bool {
-        guard let entry = try? EntryFormat.decode(bytes),
-            let key = validUTF8String(entry.key)
-        else { return false }
-        return EntryFileName(key: key).name == fileName
+        Self.damage(bytes, fileName: fileName) == nil
+    }
+
+    /// What is wrong with `bytes` as the entry file called `fileName`; `nil` when they are a sound
+    /// entry whose key has that file name.
+    static func damage(_ bytes: [UInt8], fileName: String) -> String? {
+        let entry: EntryFormat.Entry
+        do throws(EntryFormat.Corruption) {
+            entry = try EntryFormat.decode(bytes)
+        } catch {
+            return error.reason
+        }
+        guard let key = validUTF8String(entry.key) else { return "the key is not UTF-8" }
+        guard EntryFileName(key: key).name == fileName else {
+            return "the entry holds another key, \(key.debugDescription)"
+        }
+        return nil
+    }
+
+    /// The key of the entry file called `fileName` holding `bytes`, sound or not: the one its name
+    /// encodes, or for a name made of a key's hash, the key in its header if it hashes to that
+    /// name; `nil` when neither tells it.
+    static func key(ofFileNamed fileName: String, bytes: [UInt8]) -> String? {
+        switch EntryFileName.classify(fileName) {
+        case .encoded(let key):
+            return key
+        case .hashed:
+            guard let prefix = try? EntryFormat.decodePrefix(bytes) else { return nil }
+            let start = EntryFormat.prefixSize + prefix.formatIdentifierLength
+            guard start <= bytes.count, bytes.count - start >= prefix.keyLength,
+                let key = validUTF8String(bytes[start..<start + prefix.keyLength]),
+                EntryFileName(key: key).name == fileName
+            else { return nil }
+            return key
+        case .other:
+            return nil
+        }
     }
 
     /// Decodes the payload of `entry` with the format it names.

@@ -229,20 +229,44 @@ extension ArchiveStore {
         return removed
     }
 
-    func tableMoveCorruptEntriesAside(in table: any EntryTable) throws(ArchiveStorageError) -> [String] {
-        var moved: [String] = []
+    /// Calls `visit` with the key of every row of `table`, in byte order, and what is wrong with
+    /// the row (`nil` when it is intact), reading a page of rows per read transaction.
+    func tableScan(
+        in table: any EntryTable,
+        _ visit: (_ key: [UInt8], _ damage: String?) throws(ArchiveStorageError) -> Void
+    ) throws(ArchiveStorageError) {
         var position: [UInt8]?
         while true {
             let page = try table.scan(after: position, limit: Self.tablePageSize)
             guard let last = page.last else { break }
             position = last.key
-            for (key, isIntact) in page where !isIntact {
-                if try self.quarantine(key: key, reason: "found damaged by moveCorruptEntriesAside()", in: table) {
-                    moved.append(String(decoding: key, as: UTF8.self))
-                }
+            for (key, damage) in page { try visit(key, damage) }
+        }
+    }
+
+    func tableMoveCorruptEntriesAside(in table: any EntryTable) throws(ArchiveStorageError) -> [String] {
+        var moved: [String] = []
+        try self.tableScan(in: table) { (key, damage) throws(ArchiveStorageError) in
+            guard let damage else { return }
+            let reason = "found damaged by moveCorruptEntriesAside(): \(damage)"
+            if try self.quarantine(key: key, reason: reason, in: table) {
+                moved.append(String(decoding: key, as: UTF8.self))
             }
         }
         return moved
+    }
+
+    /// ``verifyIntegrity()`` on `table`: SQLite's integrity check, then every row.
+    func tableVerifyIntegrity(in table: any EntryTable) throws(ArchiveStorageError) -> ArchiveIntegrityReport {
+        try table.checkIntegrity()
+        var checked = 0
+        var damaged: [ArchiveIntegrityReport.DamagedEntry] = []
+        try self.tableScan(in: table) { (key, damage) throws(ArchiveStorageError) in
+            checked += 1
+            guard let damage else { return }
+            damaged.append(.init(key: String(decoding: key, as: UTF8.self), path: table.path, reason: damage))
+        }
+        return ArchiveIntegrityReport(checkedEntryCount: checked, damagedEntries: damaged)
     }
 
     /// How many rows one transaction of a purge or a scan handles at most.

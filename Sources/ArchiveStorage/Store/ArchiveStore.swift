@@ -60,7 +60,9 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
 
     /// Opens the store called `name` in `directory`, creating its folder if needed.
     ///
-    /// Opening does not read the entries: it takes a few system calls whatever their number.
+    /// Opening does not read the entries, and on the SQLite backend runs no integrity check: it
+    /// takes a few system calls whatever their number. Damage is found when an entry is read, or
+    /// by ``verifyIntegrity()-9rvb1``.
     /// Leftover temporary files of crashed writers and, if
     /// ``ArchiveStoreConfiguration/purgesExpiredEntriesOnOpen``, expired entries are removed in
     /// the background (see ``waitForBackgroundMaintenance()-1ujbq``).
