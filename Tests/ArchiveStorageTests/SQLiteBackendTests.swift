@@ -143,6 +143,12 @@ import Testing
         case truncated
         /// Every byte after the first page (the header and the schema) is garbage.
         case garbageAfterTheFirstPage
+        /// The expiry index's definition is changed under it, so that none of its rows is where
+        /// SQLite looks: its integrity check reports every row.
+        case inconsistentExpiryIndex
+        /// The root page of the expiry index is overwritten: no read of an entry touches it, so
+        /// only SQLite's integrity check finds it.
+        case overwrittenExpiryIndex
 
         var testDescription: String { self.rawValue }
     }
@@ -159,13 +165,24 @@ import Testing
         }
         do {
             let store: ArchiveStore<String> = try openStore(directory)
-            try store.save(expected)
+            // Expiring in a year, so that the expiry index has pages.
+            try store.save(expected, expiration: .after(.seconds(365 * 86_400)))
             #expect(try store.verifyIntegrity() == ArchiveIntegrityReport(checkedEntryCount: 400, damagedEntries: []))
             store.waitForBackgroundMaintenance()
+        }
+        if damage == .inconsistentExpiryIndex {
+            let change = """
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_master SET sql = replace(sql, '(expiry, key)', '(key, expiry)') WHERE name = 'entry_expiry';
+                """
+            _ = try sqlite3(database, change)
         }
         // The store is closed; everything is in the database file, none in its WAL.
         #expect(try sqlite3(database, "PRAGMA wal_checkpoint(TRUNCATE);").hasPrefix("0|"))
         let pageSize = try #require(Int(try sqlite3(database, "PRAGMA page_size;")))
+        let indexRoot = try #require(
+            Int(try sqlite3(database, "SELECT rootpage FROM sqlite_master WHERE name = 'entry_expiry';"))
+        )
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database)))
         let pages = bytes.count / pageSize
         #expect(pages > 20)
@@ -179,6 +196,11 @@ import Testing
             bytes.removeLast(bytes.count / 2)
         case .garbageAfterTheFirstPage:
             for offset in pageSize..<bytes.count { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 7919 >> 3) }
+        case .overwrittenExpiryIndex:
+            let start = (indexRoot - 1) * pageSize
+            for offset in start..<start + 64 { bytes[offset] = 0xA5 }
+        case .inconsistentExpiryIndex:
+            break
         }
         let damaged = Data(bytes)
         try damaged.write(to: URL(fileURLWithPath: database))
@@ -190,6 +212,19 @@ import Testing
             let error = #expect(throws: ArchiveStorageError.self) { try store.verifyIntegrity() }
             #expect(error?.code == .corruptStore)
             #expect(error?.path == database)
+            if damage == .inconsistentExpiryIndex {
+                // SQLite's first five messages, and a note that there are more.
+                let reason = error?.reason ?? ""
+                #expect(reason.hasPrefix("PRAGMA integrity_check failed: row "), "\(reason)")
+                #expect(reason.components(separatedBy: " missing from index entry_expiry").count == 6, "\(reason)")
+                #expect(reason.hasSuffix("; and more"), "\(reason)")
+            }
+            if damage == .overwrittenExpiryIndex {
+                #expect(
+                    error?.reason.hasPrefix("PRAGMA integrity_check failed: ") == true,
+                    "\(String(describing: error))"
+                )
+            }
             // Each load finds its value or reports damage: never a wrong value, never none.
             for (key, value) in expected {
                 do {
@@ -203,14 +238,19 @@ import Testing
             store.waitForBackgroundMaintenance()
         } catch let error as ArchiveStorageError {
             // Opening reads the first pages only; damage there is found at once.
-            #expect(damage != .overwrittenPages, "opening found the damage: \(error)")
+            #expect(damage == .truncated || damage == .garbageAfterTheFirstPage, "opening found the damage: \(error)")
             #expect(error.code == .corruptStore)
             #expect(error.path == database)
         }
-        if damage == .overwrittenPages {
+        switch damage {
+        case .overwrittenPages:
             // The damage hit entries, and only some.
             #expect(loaded > 0)
             #expect(failed > 0)
+        case .overwrittenExpiryIndex, .inconsistentExpiryIndex:
+            #expect(loaded == expected.count)
+        case .truncated, .garbageAfterTheFirstPage:
+            break
         }
         // Kept as it was: nothing deleted, moved or rewritten. Only the header's change counters
         // (offsets 24 and 92) may have moved on: opening a pool whose WAL is empty commits an empty

@@ -210,12 +210,25 @@ final class SQLiteEntryTable: EntryTable {
 
     func checkIntegrity() throws(ArchiveStorageError) {
         let shown = Self.integrityMessageLimit
-        let messages = try self.access {
-            // One more than shown, to tell whether there were more.
-            try self.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(shown + 1))") }
+        let prefix = "PRAGMA integrity_check failed: "
+        let messages: [String]
+        do throws(ArchiveStorageError) {
+            messages = try self.access {
+                // One more than shown, to tell whether there were more.
+                try self.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(shown + 1))") }
+            }
+        } catch {
+            // Damage that stops the check itself (a page that is not a b-tree page).
+            guard error.code == .corruptStore else { throw error }
+            throw ArchiveStorageError(
+                .corruptStore,
+                path: self.path,
+                reason: prefix + error.reason,
+                underlying: error.underlying
+            )
         }
         guard messages != ["ok"] else { return }
-        var reason = "PRAGMA integrity_check failed: " + messages.prefix(shown).joined(separator: "; ")
+        var reason = prefix + messages.prefix(shown).joined(separator: "; ")
         if messages.count > shown { reason += "; and more" }
         throw ArchiveStorageError(.corruptStore, path: self.path, reason: reason)
     }
