@@ -198,10 +198,6 @@ import Testing
         }
         #expect(saved.count + failed.count == sizes.count)
         #expect(saved.count >= 10)
-        print(
-            "\(backend): \(saved.count) saved, \(failed.count) failed; first failure:",
-            probe.stderr.prefix { $0 != "\n" }
-        )
         #expect(failed["fill100"] != nil)
         let code = backend == .files ? ArchiveStorageError.Code.fileSystem : .database
         #expect(Set(failed.values) == ["\(code)"], "\(probe.stderr)")

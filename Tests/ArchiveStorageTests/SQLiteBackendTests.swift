@@ -294,7 +294,6 @@ import Testing
             printed += String(decoding: data, as: UTF8.self)
         }
         let clock = ContinuousClock()
-        let locked = clock.now
         let lockedDate = Date()
 
         let saved = Locked<(result: Result<Void, ArchiveStorageError>, at: ContinuousClock.Instant)?>(nil)
@@ -307,7 +306,6 @@ import Testing
         // Reads are not blocked by the writer (WAL): every load completes while the save waits.
         for index in 1..<20 { #expect(try reader.load(forKey: "key \(index)") == "value \(index)") }
         #expect(try reader.load(forKey: "key 0") == "value 0")
-        let loadsDone = clock.now
         #expect(saved.withLock { $0 == nil }, "the save did not wait for the lock")
 
         // Held for about a second, then committed.
@@ -321,10 +319,6 @@ import Testing
         let outcome = try #require(saved.withLock { $0 })
         if case .failure(let error) = outcome.result { Issue.record("the save failed: \(error)") }
         #expect(outcome.at >= committed)
-        print(
-            "write lock held \(committed - locked); loads done after \(loadsDone - locked);",
-            "save returned \(outcome.at - committed) after the commit"
-        )
         #expect(try reader.load(forKey: "key 0") == "new")
         #expect(try writer.verifyIntegrity().isIntact)
     }
