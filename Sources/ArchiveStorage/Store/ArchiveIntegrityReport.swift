@@ -35,8 +35,7 @@ public struct ArchiveIntegrityReport: Sendable, Hashable {
 
     /// How many entries were checked, expired ones included.
     public var checkedEntryCount: Int
-    /// The damaged entries, in the byte order of their keys (on the files backend, of their file
-    /// names).
+    /// The damaged entries, in the byte order of their keys; those whose key is unknown come last.
     public var damagedEntries: [DamagedEntry]
 
     /// Creates a report.

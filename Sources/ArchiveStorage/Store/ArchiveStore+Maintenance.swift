@@ -92,16 +92,17 @@ extension ArchiveStore {
     /// Reads and checks every entry, and on the SQLite backend the whole database, without
     /// changing anything; returns how many entries it checked and which are damaged.
     ///
-    /// Opening a store checks nothing, so that it stays cheap whatever the number of entries (a
-    /// store of a million entries opens in milliseconds); damage is otherwise found only when an
-    /// entry is read. Call this when damage is suspected or as routine care: after a crash
+    /// Opening a store checks nothing, so that its cost does not grow with the number of entries;
+    /// damage is otherwise found only when an entry is read. Call this when damage is suspected or as routine care: after a crash
     /// report, in a periodic maintenance task, or from a support tool.
     ///
     /// On the files backend it reads every entry file in full and checks its format, length,
     /// checksum and key. On the SQLite backend it runs SQLite's `PRAGMA integrity_check` (the
     /// structure of the whole database file: pages, b-trees, indexes), then reads every row and
     /// checks the types of its columns and its payload's CRC-32C, a page of 1,000 rows per read
-    /// transaction, so writers are not held up. Expired entries are checked too.
+    /// transaction. Writers are not held up (WAL), but the integrity check is one read
+    /// transaction, and the WAL cannot be checkpointed past it until it ends. Expired entries are
+    /// checked too.
     ///
     /// It only reports: damaged entries stay where they are, whatever
     /// ``ArchiveStoreConfiguration/corruptEntryPolicy`` says, and nothing is deleted.
