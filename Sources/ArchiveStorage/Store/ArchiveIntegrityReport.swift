@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// What ``ArchiveStore/verifyIntegrity()-5hsmi`` found: how many entries it checked, and which of
+/// What ``ArchiveStore/verifyIntegrity()-8j80a`` found: how many entries it checked, and which of
 /// them are damaged.
 ///
 /// A list of keys alone would not do: on the files backend a damaged entry whose key is too long

@@ -94,7 +94,7 @@ extension ArchiveStore {
         try await self.perform { () throws(ArchiveStorageError) in try self.moveCorruptEntriesAside() }
     }
 
-    /// Reads and checks every entry without changing anything; see ``verifyIntegrity()-9rvb1``.
+    /// Reads and checks every entry without changing anything; see ``verifyIntegrity()-8j80a``.
     public func verifyIntegrity() async throws(ArchiveStorageError) -> ArchiveIntegrityReport {
         try await self.perform { () throws(ArchiveStorageError) in try self.verifyIntegrity() }
     }

@@ -72,7 +72,7 @@ extension ArchiveStore {
     ///
     /// The other entries stay readable either way. To move damaged entries as reads find them,
     /// use ``ArchiveStoreConfiguration/CorruptEntryPolicy/moveAside``; to find them without
-    /// moving them, ``verifyIntegrity()-9rvb1``.
+    /// moving them, ``verifyIntegrity()-8j80a``.
     ///
     /// - Complexity: Reads every entry, O(total size).
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.

@@ -62,7 +62,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///
     /// Opening does not read the entries, and on the SQLite backend runs no integrity check: it
     /// takes a few system calls whatever their number. Damage is found when an entry is read, or
-    /// by ``verifyIntegrity()-9rvb1``.
+    /// by ``verifyIntegrity()-8j80a``.
     /// Leftover temporary files of crashed writers and, if
     /// ``ArchiveStoreConfiguration/purgesExpiredEntriesOnOpen``, expired entries are removed in
     /// the background (see ``waitForBackgroundMaintenance()-1ujbq``).
