@@ -26,6 +26,8 @@ import Foundation
 // - `ArchiveStore.load.miss/<backend>/<n>`, `GRDB.load/<n>`: one load of a random key, not in memory.
 // - `ArchiveStore.load.hit/<backend>/<n>`: a load from memory (1,000 per measurement, per load).
 // - `ArchiveStore.keys/<backend>/<n>`, `GRDB.keys/<n>`: all keys listed.
+// - `ArchiveStore.keysPage/<backend>/<n>`: one page of 1,000 keys after a random key.
+// - `ArchiveStore.count/<backend>/<n>`: the number of entries.
 // - `ArchiveStore.purgeExpired/<backend>/<n>`: a purge that finds nothing expired.
 // n is 100k and 1M (`Workload.sizes`); `ArchiveStore.fill/files/1M` runs only with
 // STORAGE_BENCHMARKS_1M_FILES=1. The stores the reads use are built once and kept (`Fixture`).
@@ -269,6 +271,43 @@ func registerStoreBenchmarks(on backend: ArchiveStoreBackend, entries: Int) {
         },
         setup: { _ = try listedStore.get() },
         teardown: { listedStore.reset() }
+    )
+
+    let pagedStore = fixtureStore()
+    Benchmark(
+        "ArchiveStore.keysPage/\(name)",
+        configuration: configuration(seconds: 10, iterations: 1000),
+        closure: { benchmark in
+            let store = try pagedStore.get()
+            // A key whose decimal index does not start with 9: the keys of the 9s sort after it,
+            // so the page is full in a store of 10,000 entries or more.
+            var index = Int.random(in: 0..<entries)
+            while String(index).hasPrefix("9") { index = Int.random(in: 0..<entries) }
+            let after = Workload.key(index)
+            benchmark.startMeasurement()
+            let page = try store.keys(after: after, limit: 1000)
+            benchmark.stopMeasurement()
+            guard page.count >= min(1000, entries / 10),
+                page.allSatisfy({ after.utf8.lexicographicallyPrecedes($0.utf8) })
+            else { throw BenchmarkFailure("listed \(page.count) keys after \(after)") }
+        },
+        setup: { _ = try pagedStore.get() },
+        teardown: { pagedStore.reset() }
+    )
+
+    let countedStore = fixtureStore()
+    Benchmark(
+        "ArchiveStore.count/\(name)",
+        configuration: configuration(seconds: 30, iterations: 10),
+        closure: { benchmark in
+            let store = try countedStore.get()
+            benchmark.startMeasurement()
+            let count = try store.count()
+            benchmark.stopMeasurement()
+            guard count == entries else { throw BenchmarkFailure("counted \(count) entries of \(entries)") }
+        },
+        setup: { _ = try countedStore.get() },
+        teardown: { countedStore.reset() }
     )
 
     let purgedStore = fixtureStore()

@@ -83,7 +83,8 @@ extension ArchiveStorageError {
         public static let valueNotFound = Code(.valueNotFound)
         /// A value is stored under the key but is not of the requested kind.
         public static let typeMismatch = Code(.typeMismatch)
-        /// A store name, directory or format identifier is not usable.
+        /// A store name, directory or format identifier is not usable, or an argument is out of range
+        /// (a negative limit).
         public static let invalidConfiguration = Code(.invalidConfiguration)
         /// The data carries a schema version newer than the one the reader was built for.
         public static let unsupportedSchemaVersion = Code(.unsupportedSchemaVersion)

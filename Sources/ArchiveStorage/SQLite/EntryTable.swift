@@ -27,9 +27,6 @@ protocol EntryTable: Sendable {
     /// a failure); `nil` when there is none.
     func expiry(forKey key: String) throws(ArchiveStorageError) -> Result<Double, EntryRowCorruption>?
 
-    /// The keys of the rows that expire after `now`, in the byte order of their UTF-8 forms.
-    func keys(unexpiredAt now: Double) throws(ArchiveStorageError) -> [String]
-
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`: one writer at a time across
     /// threads and processes), committed when it returns and rolled back when it throws.
     /// - Throws: What `body` throws if it is an ``ArchiveStorageError``; any other error as one.
@@ -56,6 +53,22 @@ protocol EntryTable: Sendable {
     /// - Throws: ``ArchiveStorageError/Code/corruptStore`` naming the file, with the first of
     ///   SQLite's messages, when the check fails; ``ArchiveStorageError/Code/database``.
     func checkIntegrity() throws(ArchiveStorageError)
+
+    // MARK: Listing
+
+    /// Up to `limit` keys of the rows in `range` that expire after `now`, strictly after `after`
+    /// (a key's UTF-8 bytes) when it is given, in the byte order of their UTF-8 forms. Only `BLOB`
+    /// keys are in a range; one that is not UTF-8 is skipped, and fewer than `limit` keys means
+    /// there are no more.
+    func keys(
+        in range: KeyPrefixRange,
+        after: [UInt8]?,
+        unexpiredAt now: Double,
+        limit: Int
+    ) throws(ArchiveStorageError) -> [String]
+
+    /// The number of rows in `range` that expire after `now`, in one query.
+    func count(in range: KeyPrefixRange, unexpiredAt now: Double) throws(ArchiveStorageError) -> Int
 }
 
 /// What a write transaction of an ``EntryTable`` can do.

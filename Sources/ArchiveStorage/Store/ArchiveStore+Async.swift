@@ -37,6 +37,23 @@ extension ArchiveStore {
         try await self.perform { () throws(ArchiveStorageError) in try self.keys() }
     }
 
+    /// A page of the keys of unexpired entries; see ``keys(withPrefix:after:limit:)-5wx8d``.
+    public func keys(
+        withPrefix prefix: String = "",
+        after: String? = nil,
+        limit: Int
+    ) async throws(ArchiveStorageError) -> [String] {
+        try await self.perform { () throws(ArchiveStorageError) in
+            try self.keys(withPrefix: prefix, after: after, limit: limit)
+        }
+    }
+
+    /// The number of unexpired entries whose key starts with `prefix`; see
+    /// ``count(withPrefix:)-3ld0w``.
+    public func count(withPrefix prefix: String = "") async throws(ArchiveStorageError) -> Int {
+        try await self.perform { () throws(ArchiveStorageError) in try self.count(withPrefix: prefix) }
+    }
+
     /// Stores `value` under `key`; see ``save(_:forKey:expiration:)-2xcjx``.
     public func save(
         _ value: Value,

@@ -182,46 +182,6 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         )
     }
 
-    /// The keys of all unexpired entries, sorted by their UTF-8 bytes; damaged entries are included
-    /// when their key is known (from the file name, or the row), so that ``load(forKey:)-59ajw``
-    /// can report them.
-    ///
-    /// On the files backend, keys come from the entry file names, and from the entry itself for
-    /// keys too long for a file name, so they survive relaunches.
-    ///
-    /// - Complexity: Reads the header of every entry, O(*n*) small reads.
-    /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
-    public func keys() throws(ArchiveStorageError) -> [String] {
-        let now = self.now()
-        if let table = self.table { return try table.keys(unexpiredAt: now) }
-        var keys: [String] = []
-        for name in try DirectoryListing.names(atPath: self.directoryPath) {
-            let path = self.directoryPath + "/" + name
-            switch EntryFileName.classify(name) {
-            case .encoded(let key):
-                guard let bytes = try DirectoryListing.readPrefix(atPath: path, count: EntryFormat.prefixSize) else {
-                    continue
-                }
-                if let prefix = try? EntryFormat.decodePrefix(bytes), prefix.expiry <= now { continue }
-                keys.append(key)
-            case .hashed:
-                guard let bytes = try DirectoryListing.readPrefix(atPath: path, count: EntryFormat.prefixSize),
-                    let prefix = try? EntryFormat.decodePrefix(bytes), prefix.expiry > now
-                else { continue }
-                let keyStart = EntryFormat.prefixSize + prefix.formatIdentifierLength
-                guard let header = try DirectoryListing.readPrefix(atPath: path, count: keyStart + prefix.keyLength),
-                    header.count == keyStart + prefix.keyLength,
-                    let key = validUTF8String(header[keyStart...]),
-                    EntryFileName(key: key).name == name
-                else { continue }
-                keys.append(key)
-            case .other:
-                continue
-            }
-        }
-        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
-
     // MARK: Writing
 
     /// Stores `value` under `key`, replacing any entry, atomically and (unless the store is not
