@@ -37,7 +37,7 @@ extension ArchiveStore {
         try await self.perform { () throws(ArchiveStorageError) in try self.keys() }
     }
 
-    /// A page of the keys of unexpired entries; see ``keys(withPrefix:after:limit:)-5wx8d``.
+    /// A page of the keys of unexpired entries; see ``keys(withPrefix:after:limit:)-1host``.
     public func keys(
         withPrefix prefix: String = "",
         after: String? = nil,
@@ -49,7 +49,7 @@ extension ArchiveStore {
     }
 
     /// The number of unexpired entries whose key starts with `prefix`; see
-    /// ``count(withPrefix:)-3ld0w``.
+    /// ``count(withPrefix:)-4n4hh``.
     public func count(withPrefix prefix: String = "") async throws(ArchiveStorageError) -> Int {
         try await self.perform { () throws(ArchiveStorageError) in try self.count(withPrefix: prefix) }
     }

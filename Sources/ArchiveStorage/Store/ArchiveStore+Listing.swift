@@ -16,7 +16,7 @@ extension ArchiveStore {
     ///
     /// On the files backend, keys come from the entry file names, and from the entry itself for
     /// keys too long for a file name, so they survive relaunches. For a large store, list the keys
-    /// in pages with ``keys(withPrefix:after:limit:)-5wx8d``.
+    /// in pages with ``keys(withPrefix:after:limit:)-1host``.
     ///
     /// - Complexity: On the files backend, reads the header of every entry, O(*n*) small reads;
     ///   on the SQLite backend, one query that reads the keys in index order.
@@ -81,14 +81,14 @@ extension ArchiveStore {
     }
 
     /// The number of unexpired entries whose key starts with `prefix`: as many as
-    /// ``keys(withPrefix:after:limit:)-5wx8d`` lists in all its pages.
+    /// ``keys(withPrefix:after:limit:)-1host`` lists in all its pages.
     ///
     /// Damaged entries are counted as ``keys()-7eby2`` lists them. On the SQLite backend, a row
     /// whose key is not UTF-8 is counted although no page lists it; the store never writes one,
     /// and ``moveCorruptEntriesAside()-7lfks`` moves it to the quarantine table.
     ///
     /// - Parameter prefix: The start every counted key has, in UTF-8 bytes, compared as
-    ///   ``keys(withPrefix:after:limit:)-5wx8d`` compares it; the empty string counts all entries.
+    ///   ``keys(withPrefix:after:limit:)-1host`` compares it; the empty string counts all entries.
     /// - Returns: The number of entries.
     /// - Complexity: On the SQLite backend, one `count(*)` query over the keys in range, which
     ///   visits each of them in the index. On the files backend, as ``keys()-7eby2``: reads the
