@@ -64,6 +64,8 @@ extension ArchiveStorageError {
             case unsupportedSchemaVersion
             case corruptStore
             case database
+            case storeNotFound
+            case storeMoved
         }
 
         private let base: Base
@@ -95,6 +97,13 @@ extension ArchiveStorageError {
         /// write lock too long, the file cannot be opened); ``ArchiveStorageError/underlying`` holds
         /// the `DatabaseError`.
         public static let database = Code(.database)
+
+        /// No store of that name exists in the directory: its folder holds neither a control file
+        /// nor a database.
+        public static let storeNotFound = Code(.storeNotFound)
+        /// The store was moved to another backend (``ArchiveStoreDirectory/moveStore(named:to:)-3z1ab``)
+        /// after this instance opened it, or a move of it was interrupted: open the store again.
+        public static let storeMoved = Code(.storeMoved)
 
         public var description: String { self.base.rawValue }
     }

@@ -25,10 +25,11 @@ enum StorageProbe {
     }()
 
     /// Starts `storage-probe` with `arguments` and returns the running process, its standard
-    /// output and standard error unread.
+    /// output and standard error unread; its standard input is `input` when given.
     static func start(
         _ arguments: [String],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        input: Pipe? = nil
     ) throws -> (process: Process, output: Pipe, error: Pipe) {
         let executable = try #require(Self.executable, "storage-probe was not built next to the tests")
         let process = Process()
@@ -39,6 +40,7 @@ enum StorageProbe {
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
+        if let input { process.standardInput = input }
         try process.run()
         return (process, output, error)
     }

@@ -38,6 +38,8 @@ let commands: [String: ([String]) throws -> Void] = [
     "store-save": storeSave,
     "store-load": storeLoad,
     "store-fill-limited": storeFillLimited,
+    "store-move": storeMove,
+    "store-save-after-line": storeSaveAfterLine,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -129,6 +129,14 @@ enum DurableFile {
         try sync(descriptor, path: target)
     }
 
+    /// Flushes the file at `path`, written and closed before, to stable storage.
+    static func syncFile(atPath path: String) throws(ArchiveStorageError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("open", path: path) }
+        defer { _ = close(descriptor) }
+        try sync(descriptor, path: path)
+    }
+
     /// Flushes an open file to stable storage (`F_FULLFSYNC` on Apple platforms, `fsync` elsewhere).
     static func sync(_ descriptor: Int32, path: String) throws(ArchiveStorageError) {
         #if canImport(Darwin)

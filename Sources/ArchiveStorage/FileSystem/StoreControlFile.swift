@@ -37,6 +37,8 @@ import Android
 ///   only while the counter still has the noted value. A write by any process therefore
 ///   invalidates the other processes' cached values of that group with no system call on their
 ///   read path.
+/// - **Moves.** The last word of the header counts moves between backends (see
+///   ``moveCount``): odd while a move runs, or after one was interrupted.
 final class StoreControlFile: @unchecked Sendable {
     /// The file's name in the store directory.
     static let fileName = ".archive-store"
@@ -49,6 +51,10 @@ final class StoreControlFile: @unchecked Sendable {
     /// The file's size.
     static let size = headerSize + slotCount * 8
     private static let magic: [UInt8] = Array("KAS-CTRL".utf8)
+
+    /// The offset in the header of the move counter: its last word, after the magic and any
+    /// other header field.
+    static let moveCountOffset = headerSize - 8
 
     /// The path of the file.
     let path: String
@@ -171,6 +177,62 @@ final class StoreControlFile: @unchecked Sendable {
             throw DurableFile.failure("flock", path: self.path)
         }
         return .wholeFile
+    }
+}
+
+extension StoreControlFile {
+    /// How many moves between backends have begun and ended: odd while a move runs (or after one
+    /// was interrupted), moved on when it begins and when it ends.
+    ///
+    /// A store notes it when it opens, and throws ``ArchiveStorageError/Code/storeMoved`` once it
+    /// changed: one load from the mapped file, with no system call. Read from the file when it
+    /// is not mapped.
+    var moveCount: UInt64 {
+        guard let counters else { return self.readMoveCount() }
+        return self.access.withLock { _ in
+            (counters - Self.headerSize).load(fromByteOffset: Self.moveCountOffset, as: UInt64.self)
+        }
+    }
+
+    /// Makes ``moveCount`` odd: a move begins. Call with every stripe's lock held.
+    func beginMove() {
+        let count = self.moveCount
+        self.setMoveCount(count &+ (count & 1 == 1 ? 2 : 1))
+    }
+
+    /// Makes ``moveCount`` even: the move (or an interrupted one) is over. Call with a stripe's
+    /// lock held.
+    func endMove() {
+        let count = self.moveCount
+        self.setMoveCount(count &+ (count & 1 == 1 ? 1 : 2))
+    }
+
+    /// Sets ``moveCount`` back to `count`, what it was before a move that changed nothing. Call
+    /// with every stripe's lock held.
+    func setMoveCount(_ count: UInt64) {
+        guard let counters else {
+            let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            defer { _ = close(descriptor) }
+            withUnsafeBytes(of: count) { _ = pwrite(descriptor, $0.baseAddress, 8, off_t(Self.moveCountOffset)) }
+            return
+        }
+        self.access.withLock { _ in
+            (counters - Self.headerSize).storeBytes(of: count, toByteOffset: Self.moveCountOffset, as: UInt64.self)
+        }
+    }
+
+    /// ``moveCount`` read from the file, for a file system that cannot map it; 1 (a move in
+    /// progress) when it cannot be read, so that no store trusts its backend then.
+    private func readMoveCount() -> UInt64 {
+        let descriptor = open(self.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return 1 }
+        defer { _ = close(descriptor) }
+        var count: UInt64 = 0
+        let read = withUnsafeMutableBytes(of: &count) {
+            pread(descriptor, $0.baseAddress, 8, off_t(Self.moveCountOffset))
+        }
+        return read == 8 ? count : 1
     }
 }
 

@@ -69,6 +69,22 @@ protocol EntryTable: Sendable {
 
     /// The number of rows in `range` that expire after `now`, in one query.
     func count(in range: KeyPrefixRange, unexpiredAt now: Double) throws(ArchiveStorageError) -> Int
+
+    // MARK: Moving a store to the files backend (StoreMove)
+
+    /// Up to `limit` rows after the key `after`, in byte order of their keys, each checked as
+    /// ``row(forKey:)`` checks it.
+    func rows(
+        after: [UInt8]?,
+        limit: Int
+    ) throws(ArchiveStorageError) -> [(key: [UInt8], row: Result<EntryRow, EntryRowCorruption>)]
+
+    /// The number of rows that ``rows(after:limit:)`` does not list: those of the quarantine
+    /// table, and rows whose key is not a blob (the store never writes one).
+    func unlistedRowCount() throws(ArchiveStorageError) -> Int
+
+    /// Writes a copy of the whole database, as a new database file at `path` (`VACUUM INTO`).
+    func copy(toPath path: String) throws(ArchiveStorageError)
 }
 
 /// What a write transaction of an ``EntryTable`` can do.

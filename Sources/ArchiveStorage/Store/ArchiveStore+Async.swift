@@ -17,6 +17,7 @@ import Dispatch
 extension ArchiveStore {
     /// Returns the value stored under `key`, or `nil`; see ``load(forKey:)-59ajw``.
     public func load(forKey key: String) async throws(ArchiveStorageError) -> Value? {
+        try self.checkNotMoved()
         let location = EntryLocation(key: key, directory: self.directoryPath)
         if let value = self.cachedValue(at: location, now: self.now()) { return value }
         return try await self.perform { () throws(ArchiveStorageError) in try self.load(forKey: key) }

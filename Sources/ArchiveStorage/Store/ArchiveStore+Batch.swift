@@ -24,6 +24,7 @@ extension ArchiveStore {
     ///   (then nothing was written) or ``ArchiveStorageError/Code/fileSystem``.
     public func save(_ values: [String: Value], expiration: ArchiveExpiration? = nil) throws(ArchiveStorageError) {
         guard !values.isEmpty else { return }
+        try self.checkNotMoved()
         if let table = self.table { return try self.tableSave(values, expiration: expiration, in: table) }
         var locations: [EntryLocation] = []
         var contents: [[UInt8]] = []

@@ -98,7 +98,11 @@ extension ArchiveStore {
         isLocked: Bool
     ) throws(ArchiveStorageError) -> (EntryFormat.Entry, Int)? {
         if let table = self.table { return try self.readRow(key: key, location: location, in: table) }
-        guard let bytes = try DurableFile.read(atPath: location.path) else { return nil }
+        guard let bytes = try DurableFile.read(atPath: location.path) else {
+            // A move to SQLite removes the entry files last: none may mean that it just did.
+            try self.checkNotMoved()
+            return nil
+        }
         do throws(EntryFormat.Corruption) {
             let entry = try EntryFormat.decode(bytes)
             guard entry.key.elementsEqual(key.utf8) else {
@@ -118,7 +122,10 @@ extension ArchiveStore {
     func readHeader(key: String, location: EntryLocation) throws(ArchiveStorageError) -> EntryFormat.Prefix? {
         let keyBytes = Array(key.utf8)
         let count = EntryFormat.prefixSize + 255 + keyBytes.count
-        guard let bytes = try DirectoryListing.readPrefix(atPath: location.path, count: count) else { return nil }
+        guard let bytes = try DirectoryListing.readPrefix(atPath: location.path, count: count) else {
+            try self.checkNotMoved()
+            return nil
+        }
         do throws(EntryFormat.Corruption) {
             let prefix = try EntryFormat.decodePrefix(bytes)
             let keyStart = EntryFormat.prefixSize + prefix.formatIdentifierLength
@@ -162,12 +169,9 @@ extension ArchiveStore {
     /// Moves the entry at `location` into the `Corrupt` folder if it is still damaged once its
     /// lock is held, and returns its new path; `nil` if it was replaced or removed meanwhile.
     func moveAside(_ location: EntryLocation, isLocked: Bool) throws(ArchiveStorageError) -> String? {
-        let folder = self.directoryPath + "/Corrupt"
-        try DirectoryListing.createDirectory(atPath: folder)
-        let stamp = Int(Date().timeIntervalSince1970 * 1000)
-        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let destination = folder + "/" + String(location.fileName.prefix(200)) + ".\(stamp)-\(suffix)"
+        let destination = try CorruptFolder.destination(forFileName: location.fileName, inStore: self.directoryPath)
         let move = { () throws(ArchiveStorageError) -> String? in
+            try self.checkNotMoved()
             guard let bytes = try DurableFile.read(atPath: location.path) else { return nil }
             if Self.isIntact(bytes, fileName: location.fileName) { return nil }
             self.control.beginWrite(slot: location.slot)
@@ -280,6 +284,12 @@ extension ArchiveStore {
 
     /// Renames `temporary` over the entry at `location`. Call with the entry's lock held.
     func publish(_ temporary: String, at location: EntryLocation) throws(ArchiveStorageError) {
+        do {
+            try self.checkNotMoved()
+        } catch {
+            _ = try? DirectoryListing.removeFile(atPath: temporary)
+            throw error
+        }
         self.control.beginWrite(slot: location.slot)
         defer { self.endWrite(at: location) }
         do {
@@ -293,6 +303,7 @@ extension ArchiveStore {
     /// Removes the entry file at `location`; `false` if there was none. Call with the entry's
     /// lock held.
     func unpublish(_ location: EntryLocation) throws(ArchiveStorageError) -> Bool {
+        try self.checkNotMoved()
         self.control.beginWrite(slot: location.slot)
         defer { self.endWrite(at: location) }
         return try DirectoryListing.removeFile(atPath: location.path)

@@ -97,6 +97,7 @@ extension ArchiveStore {
     ///   ``ArchiveStorageError/Code/database`` and ``ArchiveStorageError/Code/corruptStore`` on the
     ///   SQLite backend.
     public func count(withPrefix prefix: String = "") throws(ArchiveStorageError) -> Int {
+        try self.checkNotMoved()
         let range = KeyPrefixRange(prefix: prefix.utf8)
         let now = self.now()
         if let table = self.table { return try table.count(in: range, unexpiredAt: now) }
@@ -104,6 +105,8 @@ extension ArchiveStore {
         for file in try self.listedFiles(in: range, after: nil, now: now) where try file.isListed(at: now) {
             count += 1
         }
+        // A move to SQLite removes the entry files last: a listing that missed some may mean so.
+        try self.checkNotMoved()
         return count
     }
 
@@ -113,6 +116,7 @@ extension ArchiveStore {
         after: [UInt8]?,
         limit: Int
     ) throws(ArchiveStorageError) -> [String] {
+        try self.checkNotMoved()
         guard limit > 0 else { return [] }
         let now = self.now()
         if let table = self.table { return try table.keys(in: range, after: after, unexpiredAt: now, limit: limit) }
@@ -125,6 +129,8 @@ extension ArchiveStore {
             keys.append(file.key)
             if keys.count == limit { break }
         }
+        // A move to SQLite removes the entry files last: a listing that missed some may mean so.
+        try self.checkNotMoved()
         return keys
     }
 

@@ -37,6 +37,7 @@ extension ArchiveStore {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     @discardableResult
     public func purgeExpired() throws(ArchiveStorageError) -> Int {
+        try self.checkNotMoved()
         let now = self.now()
         self.cache.withLock { $0.removeExpired(now: now) }
         if let table = self.table { return try self.tablePurgeExpired(at: now, in: table) }
@@ -78,6 +79,7 @@ extension ArchiveStore {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     @discardableResult
     public func moveCorruptEntriesAside() throws(ArchiveStorageError) -> [String] {
+        try self.checkNotMoved()
         if let table = self.table { return try self.tableMoveCorruptEntriesAside(in: table) }
         var moved: [String] = []
         try self.fileScan { (location, _, damage) throws(ArchiveStorageError) in
@@ -191,6 +193,7 @@ extension ArchiveStore {
         DispatchQueue.global(qos: .utility).async(group: self.maintenance) {
             // Best effort: a failure here is reported again by the operation that meets it.
             _ = try? self.removeStaleTemporaryFiles()
+            _ = try? self.removeMoveLeftovers()
             if purges { _ = try? self.purgeExpired() }
         }
     }

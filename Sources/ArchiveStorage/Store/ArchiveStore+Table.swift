@@ -94,6 +94,7 @@ extension ArchiveStore {
     ) throws(ArchiveStorageError) -> R {
         let slots = Set(locations.map(\.slot))
         return try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) -> R in
+            try self.checkNotMoved()
             for slot in slots { self.control.beginWrite(slot: slot) }
             defer {
                 for slot in slots { self.control.endWrite(slot: slot) }
@@ -135,6 +136,7 @@ extension ArchiveStore {
     func tableRemoveAll(in table: any EntryTable) throws(ArchiveStorageError) {
         let slots = 0..<StoreControlFile.slotCount
         try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) in
+            try self.checkNotMoved()
             for slot in slots { self.control.beginWrite(slot: slot) }
             defer { for slot in slots { self.control.endWrite(slot: slot) } }
             _ = try table.write { writer in try writer.deleteAll() }

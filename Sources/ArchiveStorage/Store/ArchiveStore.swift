@@ -39,6 +39,10 @@ import Foundation
 ///
 /// Every method has a synchronous form and an `async` form; the `async` form runs file-system
 /// work on a Dispatch queue, never on the cooperative thread pool.
+///
+/// Once the store is moved to another backend
+/// (``ArchiveStoreDirectory/moveStore(named:to:)-3z1ab``), every method of an instance opened
+/// before throws ``ArchiveStorageError/Code/storeMoved``: open the store again.
 public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// The store's name: the last component of its directory.
     public let name: String
@@ -51,6 +55,8 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     public let backend: ArchiveStoreBackend
 
     let control: StoreControlFile
+    /// The control file's move count when the store opened (see ``checkNotMoved()``).
+    let moveCount: UInt64
     /// The entries, on the SQLite backend; `nil` on the files backend.
     let table: (any EntryTable)?
     let cache: Locked<MemoryCache<Value>>
@@ -81,11 +87,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         in directory: ArchiveStoreDirectory = .applicationSupport,
         configuration: ArchiveStoreConfiguration = ArchiveStoreConfiguration()
     ) throws(ArchiveStorageError) {
-        guard !name.isEmpty, name != ".", name != "..", name.utf8.count <= 255,
-            !name.utf8.contains(UInt8(ascii: "/")), !name.utf8.contains(0)
-        else {
-            throw ArchiveStorageError(.invalidConfiguration, reason: "\"\(name)\" is not a valid store name")
-        }
+        let path = try directory.storePath(named: name)
         var formats: [String: ArchiveValueFormat] = [:]
         for format in ArchiveValueFormat.builtIn + configuration.additionalFormats + [configuration.format] {
             let length = format.identifier.utf8.count
@@ -97,22 +99,19 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
             }
             formats[format.identifier] = format
         }
-        let base = try directory.resolvedPath(environment: ProcessInfo.processInfo.environment)
-        let path = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/" + name
         try DirectoryListing.createDirectory(atPath: path)
-        // Before the control file, whose presence tells an existing files store.
-        let table = try Self.openTable(
-            directory: path,
-            backend: configuration.backend,
-            isDurable: configuration.isDurable
-        )
+        // Before the control file of a new store, whose presence tells an existing files store.
+        let (table, control, moveCount) = try StoreMove.open(directory: path) { () throws(ArchiveStorageError) in
+            try Self.openTable(directory: path, backend: configuration.backend, isDurable: configuration.isDurable)
+        }
         self.table = table
+        self.control = control
+        self.moveCount = moveCount
         self.backend = table == nil ? .files : ArchiveStoreBackend(kind: .sqlite)
         self.name = name
         self.directoryPath = path
         self.configuration = configuration
         self.formats = formats
-        self.control = try StoreControlFile(directory: path)
         self.cache = Locked(
             MemoryCache(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
         )
@@ -133,6 +132,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///   ``ArchiveStorageError/Code/unrecognizedFormat`` when its payload format is unknown, or
     ///   ``ArchiveStorageError/Code/fileSystem``.
     public func load(forKey key: String) throws(ArchiveStorageError) -> Value? {
+        try self.checkNotMoved()
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let now = self.now()
         if let value = self.cachedValue(at: location, now: now) { return value }
@@ -146,6 +146,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/corruptEntry`` when
     ///   the header is damaged, or ``ArchiveStorageError/Code/fileSystem``.
     public func contains(_ key: String) throws(ArchiveStorageError) -> Bool {
+        try self.checkNotMoved()
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let now = self.now()
         if self.cachedValue(at: location, now: now) != nil { return true }
@@ -169,6 +170,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/corruptEntry`` or
     ///   ``ArchiveStorageError/Code/fileSystem``.
     public func info(forKey key: String) throws(ArchiveStorageError) -> ArchiveEntryInfo? {
+        try self.checkNotMoved()
         let location = EntryLocation(key: key, directory: self.directoryPath)
         guard let (entry, size) = try self.readEntry(key: key, location: location, isLocked: false),
             entry.prefix.expiry > self.now()
@@ -199,6 +201,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         forKey key: String,
         expiration: ArchiveExpiration? = nil
     ) throws(ArchiveStorageError) {
+        try self.checkNotMoved()
         if let table = self.table {
             return try self.tableSave([key: value], expiration: expiration, in: table)
         }
@@ -219,6 +222,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     public func remove(forKey key: String) throws(ArchiveStorageError) {
+        try self.checkNotMoved()
         if let table = self.table { return try self.tableRemove(keys: [key], in: table) }
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let removed = try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
@@ -231,6 +235,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     public func removeAll() throws(ArchiveStorageError) {
+        try self.checkNotMoved()
         if let table = self.table { return try self.tableRemoveAll(in: table) }
         var removedAny = false
         for name in try DirectoryListing.names(atPath: self.directoryPath)
@@ -271,6 +276,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         expiration: ArchiveExpiration? = nil,
         _ body: (inout Value?) throws -> Result
     ) throws -> Result {
+        try self.checkNotMoved()
         if let table = self.table { return try self.tableUpdate(forKey: key, expiration: expiration, in: table, body) }
         let location = EntryLocation(key: key, directory: self.directoryPath)
         // What `body` returned or threw, and whether the entry file changed.
