@@ -113,6 +113,7 @@ import Testing
             expectError(.storeMoved) { _ = try store.purgeExpired() }
             expectError(.storeMoved) { _ = try store.moveCorruptEntriesAside() }
             expectError(.storeMoved) { _ = try store.rewriteOutdatedEntries() }
+            expectError(.storeMoved) { _ = try store.verifyIntegrity() }
             await expectErrorAsync(.storeMoved) { _ = try await store.load(forKey: "a") }
         }
         let reopened: ArchiveStore<Int> = try openStore(directory)
