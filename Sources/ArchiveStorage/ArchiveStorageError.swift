@@ -101,7 +101,7 @@ extension ArchiveStorageError {
         /// No store of that name exists in the directory: its folder holds neither a control file
         /// nor a database.
         public static let storeNotFound = Code(.storeNotFound)
-        /// The store was moved to another backend (``ArchiveStoreDirectory/moveStore(named:to:)-3z1ab``)
+        /// The store was moved to another backend (``ArchiveStoreDirectory/moveStore(named:to:)-8i0d6``)
         /// after this instance opened it, or a move of it was interrupted: open the store again.
         public static let storeMoved = Code(.storeMoved)
 

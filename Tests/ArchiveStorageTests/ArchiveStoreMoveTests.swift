@@ -445,6 +445,31 @@ import Testing
 }
 
 /// Checks that `body` throws an ``ArchiveStorageError`` with `code`.
+extension ArchiveStoreMoveTests {
+    @Test func quarantinedRowsAloneKeepACopyOfTheDatabase() throws {
+        let directory = TemporaryDirectory("ArchiveStoreMoveTests", backend: .sqlite)
+        defer { directory.remove() }
+        let database = directory.storePath + "/entries.sqlite"
+        let store: ArchiveStore<String> = try openStore(directory)
+        try store.save(["a": "x", "b": "y"])
+        _ = try sqlite3(database, "UPDATE entry SET checksum = checksum + 1 WHERE key = CAST('b' AS BLOB);")
+        #expect(try store.moveCorruptEntriesAside() == ["b"])
+        // A row no store writes: its key is text, not a blob.
+        _ = try sqlite3(
+            database,
+            "INSERT INTO entry SELECT 'text', format, schemaVersion, expiry, checksum, payload FROM entry;"
+        )
+
+        let result = try ArchiveStoreDirectory.path(directory.path).moveStore(named: "store", to: .files)
+        #expect(result.movedEntryCount == 1)
+        #expect(result.damagedEntries == [])
+        let kept = try #require(result.keptDatabasePath)
+        #expect(try sqlite3(kept, "SELECT count(*) FROM quarantine;") == "1")
+        #expect(try sqlite3(kept, "SELECT key FROM entry WHERE typeof(key) = 'text';") == "text")
+        #expect(try openStore(directory, as: String.self).keys() == ["a"])
+    }
+}
+
 private func expectError(
     _ code: ArchiveStorageError.Code,
     sourceLocation: SourceLocation = #_sourceLocation,

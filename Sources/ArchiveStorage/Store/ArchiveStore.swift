@@ -41,7 +41,7 @@ import Foundation
 /// work on a Dispatch queue, never on the cooperative thread pool.
 ///
 /// Once the store is moved to another backend
-/// (``ArchiveStoreDirectory/moveStore(named:to:)-3z1ab``), every method of an instance opened
+/// (``ArchiveStoreDirectory/moveStore(named:to:)-8i0d6``), every method of an instance opened
 /// before throws ``ArchiveStorageError/Code/storeMoved``: open the store again.
 public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// The store's name: the last component of its directory.

@@ -66,7 +66,7 @@ extension ArchiveStoreDirectory {
         try self.moveStore(named: name, to: backend, stepObserver: nil)
     }
 
-    /// ``moveStore(named:to:)-3z1ab``, calling `stepObserver` after each step: a test hook that
+    /// ``moveStore(named:to:)-8i0d6``, calling `stepObserver` after each step: a test hook that
     /// simulates failures (it throws) and crashes (it ends the process).
     @discardableResult
     package func moveStore(
@@ -78,7 +78,7 @@ extension ArchiveStoreDirectory {
     }
 
     /// Moves the store called `name` to `backend`, off the cooperative thread pool; see
-    /// ``moveStore(named:to:)-3z1ab``.
+    /// ``moveStore(named:to:)-8i0d6``.
     @discardableResult
     public func moveStore(
         named name: String,

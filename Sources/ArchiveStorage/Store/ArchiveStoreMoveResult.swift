@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// What ``ArchiveStoreDirectory/moveStore(named:to:)-3z1ab`` did.
+/// What ``ArchiveStoreDirectory/moveStore(named:to:)-8i0d6`` did.
 public struct ArchiveStoreMoveResult: Sendable, Hashable {
     /// The backend the store had before the move.
     public var previousBackend: ArchiveStoreBackend
