@@ -18,6 +18,8 @@ import Foundation
 //   of a load (1,000 per measurement, per value).
 // - `ArchiveStore.save.durable/<backend>`: one `save(_:forKey:)` of a small value.
 // - `ArchiveStore.save.batch100/<backend>`: one `save(_:)` of 100 values.
+// - `ArchiveStore.save.evicting/<backend>`: one `save(_:forKey:)` of a new key into a store at its
+//   disk byte limit (1,000 entries), so that every 100th save or so evicts 100 entries.
 // - `ArchiveStore.fill/<backend>/<n>`, `GRDB.fill/<n>`: n values saved durably in batches (one
 //   transaction each) of 1,000 into a new store or table; custom metrics give the entries per second
 //   and the disk the closed store takes, in bytes and in percent of its keys plus payloads.
@@ -133,7 +135,8 @@ func registerPayloadBenchmarks() {
     )
 }
 
-/// `ArchiveStore.save.durable/<backend>` and `ArchiveStore.save.batch100/<backend>`.
+/// `ArchiveStore.save.durable/<backend>`, `ArchiveStore.save.evicting/<backend>` and
+/// `ArchiveStore.save.batch100/<backend>`.
 func registerSaves(on backend: ArchiveStoreBackend) {
     Benchmark("ArchiveStore.save.durable/\(backend)", configuration: configuration(seconds: 3, iterations: 500)) {
         benchmark in
@@ -148,6 +151,32 @@ func registerSaves(on backend: ArchiveStoreBackend) {
         benchmark.startMeasurement()
         for iteration in benchmark.scaledIterations {
             try store.save(Workload.profile, forKey: Workload.key(iteration % 100))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("ArchiveStore.save.evicting/\(backend)", configuration: configuration(seconds: 3, iterations: 500)) {
+        benchmark in
+        let folder = ScratchFolder()
+        defer { folder.remove() }
+        let full = 1000
+        // The byte count of one entry, as the limit counts it, in a store of its own.
+        let probe = ScratchFolder()
+        defer { probe.remove() }
+        let measured = try Workload.openStore(in: probe.path, backend: backend)
+        try measured.save(Workload.profile, forKey: Workload.key(0))
+        let entrySize = try measured.info(forKey: Workload.key(0))?.byteCount ?? 0
+        let store = try Workload.openStore(
+            in: folder.path,
+            backend: backend,
+            memoryCountLimit: ArchiveStoreConfiguration().memoryCountLimit,
+            diskByteLimit: full * entrySize
+        )
+        for batch in Workload.batches(full) { try store.save(batch) }
+        store.waitForBackgroundMaintenance()
+        benchmark.startMeasurement()
+        for iteration in benchmark.scaledIterations {
+            try store.save(Workload.profile, forKey: Workload.key(full + iteration))
         }
         benchmark.stopMeasurement()
     }

@@ -89,13 +89,15 @@ enum Workload {
         backend: ArchiveStoreBackend = .files,
         memoryCountLimit: Int = 0,
         isDurable: Bool = true,
-        purgesOnOpen: Bool = false
+        purgesOnOpen: Bool = false,
+        diskByteLimit: Int? = nil
     ) throws -> ArchiveStore<Profile> {
         var options = ArchiveStoreConfiguration()
         options.backend = backend
         options.memoryCountLimit = memoryCountLimit
         options.isDurable = isDurable
         options.purgesExpiredEntriesOnOpen = purgesOnOpen
+        options.diskByteLimit = diskByteLimit
         return try ArchiveStore<Profile>(name: "store", in: .path(directory), configuration: options)
     }
 

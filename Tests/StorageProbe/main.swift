@@ -40,6 +40,8 @@ let commands: [String: ([String]) throws -> Void] = [
     "store-fill-limited": storeFillLimited,
     "store-move": storeMove,
     "store-save-after-line": storeSaveAfterLine,
+
+    "store-save-capped": storeSaveCapped,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -107,6 +107,45 @@ enum DirectoryListing {
         kill(pid, 0) == 0 || errno != ESRCH
     }
 
+    /// The size, modification time and inode of a file, as ``status(atPath:)`` reads them.
+    struct Status: Equatable {
+        /// The size in bytes.
+        var size: Int
+        /// The modification time in seconds since 1970, to the nanosecond the file system keeps.
+        var modificationTime: Double
+        /// The inode number: a file replaced by a rename has another.
+        var inode: UInt64
+    }
+
+    /// The status of the file at `path`, or `nil` when there is none (or it cannot be read).
+    static func status(atPath path: String) -> Status? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        return Status(
+            size: Int(status.st_size),
+            modificationTime: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9,
+            inode: UInt64(status.st_ino)
+        )
+    }
+
+    /// Sets the modification time of the file at `path` to `seconds` since 1970 (its access time
+    /// is left alone); whether it could. A change of metadata only, never flushed to disk here.
+    @discardableResult
+    static func setModificationTime(atPath path: String, to seconds: Double) -> Bool {
+        guard seconds.isFinite, seconds >= 0, seconds < 1e15 else { return false }
+        let whole = seconds.rounded(.down)
+        var times = [
+            timespec(tv_sec: 0, tv_nsec: timeOmitted),
+            timespec(tv_sec: time_t(whole), tv_nsec: Int(min(999_999_999, ((seconds - whole) * 1e9).rounded()))),
+        ]
+        return utimensat(AT_FDCWD, path, &times, 0) == 0
+    }
+
     /// The modification time of the file at `path` in seconds since 1970, or `nil`.
     static func modificationTime(atPath path: String) -> Double? {
         var status = stat()
@@ -118,3 +157,10 @@ enum DirectoryListing {
         #endif
     }
 }
+
+/// `UTIME_OMIT` from `<sys/stat.h>`, a macro Swift does not import: leaves a time unchanged.
+#if canImport(Darwin)
+private let timeOmitted = -2
+#else
+private let timeOmitted = (1 << 30) - 2
+#endif

@@ -85,6 +85,15 @@ protocol EntryTable: Sendable {
 
     /// Writes a copy of the whole database, as a new database file at `path` (`VACUUM INTO`).
     func copy(toPath path: String) throws(ArchiveStorageError)
+
+    // MARK: Disk byte limit (eviction)
+
+    /// The bytes of all payloads, kept up to date by the database itself.
+    func storedByteCount() throws(ArchiveStorageError) -> Int
+
+    /// Up to `limit` rows to evict first: those expired at `now` in expiry order, then every row
+    /// in order of its last save or recorded load, least recent first; each row once.
+    func evictionCandidates(expiredAt now: Double, limit: Int) throws(ArchiveStorageError) -> [EvictionCandidate]
 }
 
 /// What a write transaction of an ``EntryTable`` can do.
@@ -100,6 +109,28 @@ protocol EntryTableWriter {
     func deleteAll() throws -> Int
     /// Moves the row of `key` to the quarantine table, with `reason`; `false` when there was none.
     func quarantine(key: [UInt8], reason: String, at now: Double) throws -> Bool
+
+    // MARK: Disk byte limit (eviction)
+
+    /// ``EntryTable/storedByteCount()``, in this transaction.
+    func storedByteCount() throws -> Int
+    /// Raises the recency of the row of `key` to `time`, if it is older; no effect on a missing row.
+    func noteAccess(key: String, at time: Double) throws
+    /// Deletes the row of `candidate` if it is still what made it a candidate: expired at `now`,
+    /// or not saved nor loaded since `candidate.accessedAt`; whether it did.
+    func evict(_ candidate: EvictionCandidate, now: Double) throws -> Bool
+}
+
+/// A row that an eviction may remove.
+struct EvictionCandidate: Sendable {
+    /// The key's bytes.
+    var key: [UInt8]
+    /// The payload's size.
+    var byteCount: Int
+    /// The row's recency: the store clock's time of its last save or recorded load.
+    var accessedAt: Double
+    /// Whether it was found expired.
+    var isExpired: Bool
 }
 
 /// One entry as a row: everything but the key.
@@ -112,6 +143,9 @@ struct EntryRow: Sendable {
     var expiry: Double
     /// The encoded value.
     var payload: [UInt8]
+    /// The store clock's time of the entry's last save or recorded load, in seconds since 1970:
+    /// the order of eviction under a disk byte limit. 0 (the least recent) when unknown.
+    var accessedAt: Double = 0
 
     /// The entry in the shape the files backend decodes.
     func entry(key: String) -> EntryFormat.Entry {

@@ -46,6 +46,8 @@ final class SQLiteEntryTable: EntryTable {
             // Takes effect in a new database only, before its first table: removed rows' pages
             // can then be given back with `PRAGMA incremental_vacuum`.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
+            // So that the `meta` triggers also see the rows an `INSERT OR REPLACE` deletes.
+            try db.execute(sql: "PRAGMA recursive_triggers = ON")
         }
         do {
             self.pool = try DatabasePool(path: path, configuration: configuration)
@@ -91,6 +93,30 @@ final class SQLiteEntryTable: EntryTable {
                         reason TEXT NOT NULL,
                         movedAt REAL NOT NULL
                     );
+                    """
+            )
+        }
+        // The disk byte limit: each row's recency (indexed, for eviction), and the total payload
+        // size in `meta`, kept by triggers so that no save has to add it up. A row inserted without
+        // a recency counts as the least recently used.
+        migrator.registerMigration("entries-2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE entry ADD COLUMN accessedAt REAL NOT NULL DEFAULT 0;
+                    CREATE INDEX entry_accessedAt ON entry(accessedAt);
+                    CREATE TABLE meta (name TEXT NOT NULL PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+                    INSERT INTO meta (name, value) SELECT 'byteCount', coalesce(sum(length(payload)), 0) FROM entry;
+                    CREATE TRIGGER entry_insert_byteCount AFTER INSERT ON entry BEGIN
+                        UPDATE meta SET value = value + coalesce(length(NEW.payload), 0) WHERE name = 'byteCount';
+                    END;
+                    CREATE TRIGGER entry_delete_byteCount AFTER DELETE ON entry BEGIN
+                        UPDATE meta SET value = value - coalesce(length(OLD.payload), 0) WHERE name = 'byteCount';
+                    END;
+                    CREATE TRIGGER entry_update_byteCount AFTER UPDATE OF payload ON entry BEGIN
+                        UPDATE meta
+                        SET value = value - coalesce(length(OLD.payload), 0) + coalesce(length(NEW.payload), 0)
+                        WHERE name = 'byteCount';
+                    END;
                     """
             )
         }
@@ -220,6 +246,52 @@ final class SQLiteEntryTable: EntryTable {
     /// error quotes.
     static let integrityMessageLimit = 5
 
+    func storedByteCount() throws(ArchiveStorageError) -> Int {
+        try self.access { try self.pool.read { db in try Self.storedByteCount(in: db) } }
+    }
+
+    func evictionCandidates(expiredAt now: Double, limit: Int) throws(ArchiveStorageError) -> [EvictionCandidate] {
+        try self.access {
+            try self.pool.read { db in
+                var candidates: [EvictionCandidate] = []
+                var seen = Set<[UInt8]>()
+                // `length` of a blob reads its size from the record header, not its bytes.
+                let expired = try db.cachedStatement(
+                    sql: """
+                        SELECT key, length(payload), accessedAt FROM entry
+                        WHERE expiry IS NOT NULL AND expiry <= ? ORDER BY expiry, key LIMIT ?
+                        """
+                )
+                let leastRecent = try db.cachedStatement(
+                    sql: "SELECT key, length(payload), accessedAt FROM entry ORDER BY accessedAt, key LIMIT ?"
+                )
+                for (statement, arguments, isExpired) in [
+                    (expired, [now, limit] as StatementArguments, true), (leastRecent, [limit], false),
+                ] {
+                    let rows = try Row.fetchCursor(statement, arguments: arguments)
+                    while let row = try rows.next(), candidates.count < limit {
+                        let values = Array(row.databaseValues)
+                        guard values.count == 3, case .blob(let data) = values[0].storage,
+                            case .int64(let size) = values[1].storage
+                        else { continue }
+                        let key = Array(data)
+                        guard seen.insert(key).inserted else { continue }
+                        let accessedAt = Self.expiry(values[2]) ?? 0
+                        candidates.append(
+                            EvictionCandidate(
+                                key: key,
+                                byteCount: Int(size),
+                                accessedAt: accessedAt,
+                                isExpired: isExpired
+                            )
+                        )
+                    }
+                }
+                return candidates
+            }
+        }
+    }
+
     func reclaimSpace() throws(ArchiveStorageError) {
         try self.access {
             try self.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
@@ -330,14 +402,17 @@ final class SQLiteEntryTable: EntryTable {
         func put(_ row: EntryRow, forKey key: String) throws {
             let statement = try self.db.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO entry (key, format, schemaVersion, expiry, checksum, payload)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO entry (key, format, schemaVersion, expiry, checksum, payload, accessedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET
+                        format = excluded.format, schemaVersion = excluded.schemaVersion, expiry = excluded.expiry,
+                        checksum = excluded.checksum, payload = excluded.payload, accessedAt = excluded.accessedAt
                     """
             )
             let expiry: Double? = row.expiry.isFinite ? row.expiry : nil
             statement.setUncheckedArguments([
                 Data(key.utf8), row.formatIdentifier, Int64(row.schemaVersion), expiry,
-                Int64(CRC32C.checksum(row.payload)), Data(row.payload),
+                Int64(CRC32C.checksum(row.payload)), Data(row.payload), row.accessedAt,
             ])
             try statement.execute()
         }
@@ -364,6 +439,34 @@ final class SQLiteEntryTable: EntryTable {
             guard self.db.changesCount > 0 else { return false }
             return try self.delete(key: key)
         }
+
+        func storedByteCount() throws -> Int {
+            try SQLiteEntryTable.storedByteCount(in: self.db)
+        }
+
+        func noteAccess(key: String, at time: Double) throws {
+            let statement = try self.db.cachedStatement(
+                sql: "UPDATE entry SET accessedAt = ? WHERE key = ? AND accessedAt < ?"
+            )
+            try statement.execute(arguments: [time, Data(key.utf8), time])
+        }
+
+        func evict(_ candidate: EvictionCandidate, now: Double) throws -> Bool {
+            let statement =
+                candidate.isExpired
+                ? try self.db.cachedStatement(
+                    sql: "DELETE FROM entry WHERE key = ? AND expiry IS NOT NULL AND expiry <= ?"
+                )
+                : try self.db.cachedStatement(sql: "DELETE FROM entry WHERE key = ? AND accessedAt <= ?")
+            try statement.execute(arguments: [Data(candidate.key), candidate.isExpired ? now : candidate.accessedAt])
+            return self.db.changesCount > 0
+        }
+    }
+
+    /// The total payload size the `meta` triggers keep.
+    private static func storedByteCount(in db: Database) throws -> Int {
+        let statement = try db.cachedStatement(sql: "SELECT value FROM meta WHERE name = 'byteCount'")
+        return try Int.fetchOne(statement) ?? 0
     }
 
     // MARK: Rows

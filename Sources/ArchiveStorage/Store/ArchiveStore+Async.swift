@@ -19,7 +19,11 @@ extension ArchiveStore {
     public func load(forKey key: String) async throws(ArchiveStorageError) -> Value? {
         try self.checkNotMoved()
         let location = EntryLocation(key: key, directory: self.directoryPath)
-        if let value = self.cachedValue(at: location, now: self.now()) { return value }
+        let now = self.now()
+        if let value = self.cachedValue(at: location, now: now) {
+            self.noteRead(key: key, at: location, now: now)
+            return value
+        }
         return try await self.perform { () throws(ArchiveStorageError) in try self.load(forKey: key) }
     }
 

@@ -20,6 +20,9 @@ extension ArchiveStore {
     ///   - values: The values to store, by key.
     ///   - expiration: When the entries expire; `nil` for the store's
     ///     ``ArchiveStoreConfiguration/defaultExpiration``.
+    /// Under a ``ArchiveStoreConfiguration/diskByteLimit``, a value larger than the limit is not
+    /// kept (its key's previous entry is removed), and the save evicts as a single save does.
+    ///
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/encodingFailed``
     ///   (then nothing was written) or ``ArchiveStorageError/Code/fileSystem``.
     public func save(_ values: [String: Value], expiration: ArchiveExpiration? = nil) throws(ArchiveStorageError) {
@@ -28,12 +31,19 @@ extension ArchiveStore {
         if let table = self.table { return try self.tableSave(values, expiration: expiration, in: table) }
         var locations: [EntryLocation] = []
         var contents: [[UInt8]] = []
+        var oversized: [String] = []
         locations.reserveCapacity(values.count)
         contents.reserveCapacity(values.count)
         for (key, value) in values {
+            let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
+            if self.exceedsDiskByteLimit(bytes.count) {
+                oversized.append(key)
+                continue
+            }
             locations.append(EntryLocation(key: key, directory: self.directoryPath))
-            contents.append(try self.entryBytes(for: value, key: key, expiration: expiration))
+            contents.append(bytes)
         }
+        for key in oversized { try self.remove(forKey: key) }
         let temporaries = try DurableFile.writeTemporaries(
             inDirectory: self.directoryPath,
             contents: contents,
@@ -72,5 +82,6 @@ extension ArchiveStore {
         if self.configuration.isDurable {
             try DurableFile.syncDirectory(ofPath: self.directoryPath + "/" + StoreControlFile.fileName)
         }
+        self.evictIfNeeded()
     }
 }

@@ -283,12 +283,21 @@ extension ArchiveStore {
     }
 
     /// Renames `temporary` over the entry at `location`. Call with the entry's lock held.
+    ///
+    /// Under a ``ArchiveStoreConfiguration/diskByteLimit``, the new file's modification time is the
+    /// store clock's time (its recency), and the byte estimate follows the replacement.
     func publish(_ temporary: String, at location: EntryLocation) throws(ArchiveStorageError) {
         do {
             try self.checkNotMoved()
         } catch {
             _ = try? DirectoryListing.removeFile(atPath: temporary)
             throw error
+        }
+        var change: Int?
+        if self.configuration.diskByteLimit != nil {
+            DirectoryListing.setModificationTime(atPath: temporary, to: self.now())
+            let new = DirectoryListing.status(atPath: temporary)?.size ?? 0
+            change = new - (DirectoryListing.status(atPath: location.path)?.size ?? 0)
         }
         self.control.beginWrite(slot: location.slot)
         defer { self.endWrite(at: location) }
@@ -298,15 +307,19 @@ extension ArchiveStore {
             _ = try? DirectoryListing.removeFile(atPath: temporary)
             throw error
         }
+        if let change { self.diskUsage.withLock { $0.add(change) } }
     }
 
     /// Removes the entry file at `location`; `false` if there was none. Call with the entry's
     /// lock held.
     func unpublish(_ location: EntryLocation) throws(ArchiveStorageError) -> Bool {
         try self.checkNotMoved()
+        let size = self.configuration.diskByteLimit == nil ? nil : DirectoryListing.status(atPath: location.path)?.size
         self.control.beginWrite(slot: location.slot)
         defer { self.endWrite(at: location) }
-        return try DirectoryListing.removeFile(atPath: location.path)
+        let removed = try DirectoryListing.removeFile(atPath: location.path)
+        if removed, let size { self.diskUsage.withLock { $0.add(-size) } }
+        return removed
     }
 
     /// Ends a write: moves the slot's generation on and drops this process's cached value.

@@ -77,11 +77,13 @@ extension ArchiveStore {
         } catch {
             throw ArchiveStorageError(.encodingFailed, key: key, underlying: error)
         }
+        let now = self.configuration.clock()
         return EntryRow(
             formatIdentifier: self.configuration.format.identifier,
             schemaVersion: self.schemaVersion,
-            expiry: (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: self.configuration.clock()),
-            payload: [UInt8](payload)
+            expiry: (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: now),
+            payload: [UInt8](payload),
+            accessedAt: now.timeIntervalSince1970
         )
     }
 
@@ -121,9 +123,17 @@ extension ArchiveStore {
             rows.append((key, try self.entryRow(for: value, key: key, expiration: expiration)))
         }
         let locations = rows.map { EntryLocation(key: $0.key, directory: self.directoryPath) }
-        try self.commit(table, locations: locations) { writer in
-            for (key, row) in rows { try writer.put(row, forKey: key) }
+        let byteCount = try self.commit(table, locations: locations) { writer -> Int? in
+            for (key, row) in rows {
+                if self.exceedsDiskByteLimit(row.payload.count) {
+                    _ = try writer.delete(key: Array(key.utf8))
+                } else {
+                    try writer.put(row, forKey: key)
+                }
+            }
+            return self.configuration.diskByteLimit == nil ? nil : try writer.storedByteCount()
         }
+        if let byteCount, let limit = self.configuration.diskByteLimit, byteCount > limit { self.evictIfNeeded() }
     }
 
     func tableRemove(keys: [String], in table: any EntryTable) throws(ArchiveStorageError) {
@@ -174,8 +184,11 @@ extension ArchiveStore {
             } catch {
                 return .done(.failure(error))
             }
-            if let value {
-                try writer.put(try self.entryRow(for: value, key: key, expiration: expiration), forKey: key)
+            let row = try value.map { value throws(ArchiveStorageError) in
+                try self.entryRow(for: value, key: key, expiration: expiration)
+            }
+            if let row, !self.exceedsDiskByteLimit(row.payload.count) {
+                try writer.put(row, forKey: key)
             } else {
                 _ = try writer.delete(key: Array(key.utf8))
             }
@@ -183,6 +196,7 @@ extension ArchiveStore {
         }
         switch outcome {
         case .done(let result):
+            if case .success = result { self.evictIfNeeded() }
             return try result.get()
         case .corrupt(let reason):
             // Reported (and moved aside, under that policy) as a read reports it.

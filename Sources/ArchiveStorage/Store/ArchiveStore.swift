@@ -63,6 +63,11 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     let formats: [String: ArchiveValueFormat]
     let queue: DispatchQueue
     let maintenance = DispatchGroup()
+    /// Loads not yet written to disk and the files backend's byte estimate, under a
+    /// ``ArchiveStoreConfiguration/diskByteLimit``.
+    let diskUsage = Locked(DiskUsage())
+    /// Held by an eviction, so that one instance runs one at a time.
+    let evictionLock = Locked(())
 
     /// Opens the store called `name` in `directory`, creating its folder if needed.
     ///
@@ -135,8 +140,13 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         try self.checkNotMoved()
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let now = self.now()
-        if let value = self.cachedValue(at: location, now: now) { return value }
-        return try self.loadFromDisk(key: key, location: location, now: now, isLocked: false)
+        if let value = self.cachedValue(at: location, now: now) {
+            self.noteRead(key: key, at: location, now: now)
+            return value
+        }
+        let value = try self.loadFromDisk(key: key, location: location, now: now, isLocked: false)
+        if value != nil { self.noteRead(key: key, at: location, now: now) }
+        return value
     }
 
     /// Whether an unexpired entry is stored under `key`.
@@ -207,6 +217,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         }
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
+        if self.exceedsDiskByteLimit(bytes.count) { return try self.remove(forKey: key) }
         let temporary = try DurableFile.writeTemporary(
             besidePath: location.path,
             bytes: bytes,
@@ -216,6 +227,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
             try self.publish(temporary, at: location)
         }
         if self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
+        self.evictIfNeeded()
     }
 
     /// Removes the entry stored under `key`, if any.
@@ -247,6 +259,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
             removedAny = removedAny || removed
         }
         self.cache.withLock { $0.removeAll() }
+        self.diskUsage.withLock { $0.byteCount = nil }
         if removedAny, self.configuration.isDurable {
             try DurableFile.syncDirectory(ofPath: self.directoryPath + "/" + StoreControlFile.fileName)
         }
@@ -298,6 +311,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
                 return (.success(result), try self.unpublish(location))
             }
             let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
+            if self.exceedsDiskByteLimit(bytes.count) { return (.success(result), try self.unpublish(location)) }
             let temporary = try DurableFile.writeTemporary(
                 besidePath: location.path,
                 bytes: bytes,
@@ -307,6 +321,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
             return (.success(result), true)
         }
         if outcome.wrote, self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
+        if outcome.wrote { self.evictIfNeeded() }
         return try outcome.result.get()
     }
 }

@@ -57,6 +57,19 @@ public struct ArchiveStoreConfiguration: Sendable {
     /// loss or a kernel crash: suitable for caches.
     public var isDurable: Bool = true
 
+    /// The most bytes of entries the store keeps on disk, counted as their
+    /// ``ArchiveEntryInfo/byteCount`` (the entry file on the files backend, the stored payload on
+    /// the SQLite backend); `nil` (the default) for no limit.
+    ///
+    /// With a limit the store is a cache: when a save, a batch save or an update leaves more than
+    /// this on disk, expired entries and then the least recently used ones (by their last save or
+    /// last load) are removed until at most 90% of the limit is left, so a full store does not
+    /// evict on every save. A value larger than the limit on its own is not kept: its save removes
+    /// the key's previous entry and returns normally. Loads are noted in memory and written to
+    /// disk only by an eviction, never as a durable write of their own. <doc:StoringValues>
+    /// describes how recency is kept on each backend and across processes.
+    public var diskByteLimit: Int?
+
     /// Whether opening the store starts a background purge of expired entries. Defaults to `true`.
     ///
     /// Leftover temporary files of crashed writers are removed in the background either way.

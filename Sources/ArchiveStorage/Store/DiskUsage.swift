@@ -1,0 +1,48 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What a store with a disk byte limit keeps in memory between evictions: the loads not yet
+/// written to disk, and, on the files backend, an estimate of the bytes its entries take.
+///
+/// Loads are noted here only (a dictionary write, no system call) and carried into the entries'
+/// recency on disk by the next eviction, in its own lock or transaction.
+struct DiskUsage: Sendable {
+    /// A load not yet written to disk.
+    struct Read: Sendable {
+        /// The entry's key.
+        var key: String
+        /// The store clock's time of the load, in seconds since 1970.
+        var time: Double
+    }
+
+    /// On the files backend, the bytes of the entry files as this instance last counted them, plus
+    /// and minus its own writes since; `nil` until the first count. Other processes' writes are
+    /// not in it: the count is redone by every eviction.
+    var byteCount: Int?
+
+    /// The loads since the last eviction, by entry file name; the latest of each.
+    private(set) var reads: [String: Read] = [:]
+
+    /// Notes a load of `key`, whose entry file is named `fileName`, at `time`.
+    mutating func noteRead(key: String, fileName: String, at time: Double) {
+        self.reads[fileName] = Read(key: key, time: time)
+    }
+
+    /// Returns the loads noted so far and forgets them.
+    mutating func takeReads() -> [String: Read] {
+        defer { self.reads = [:] }
+        return self.reads
+    }
+
+    /// Adds `change` bytes to ``byteCount``, if it is known.
+    mutating func add(_ change: Int) {
+        self.byteCount? += change
+    }
+}
