@@ -217,6 +217,32 @@ import Testing
         #expect(try store.load(forKey: Self.key(9)) == Self.value)
     }
 
+    @Test(arguments: testedBackends) func savesAfterAnotherProcessFilledTheStoreRespectTheLimit(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
+        defer { directory.remove() }
+        let clock = TestClock()
+        let (store, _) = try Self.cappedStore(directory, entries: 10, clock: clock)
+        let limit = try #require(store.configuration.diskByteLimit)
+        for index in 0..<5 {
+            clock.advance(by: 1)
+            try store.save(Self.value, forKey: Self.key(index))
+        }
+        // Five more from another process: full, not above the limit.
+        let result = try StorageProbe.run(
+            ["store-save-capped", directory.path, "\(limit)", "k9"] + Array(repeating: Self.value, count: 5)
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.storedBytes(store) <= limit)
+        // This process has counted only its own five, but notices the other's writes.
+        for index in 5..<8 {
+            clock.advance(by: 1)
+            try store.save(Self.value, forKey: Self.key(index))
+            #expect(try Self.storedBytes(store) <= limit)
+        }
+    }
+
     @Test(arguments: testedBackends) func withoutALimitNothingIsEvicted(backend: ArchiveStoreBackend) throws {
         let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }

@@ -318,7 +318,7 @@ extension ArchiveStore {
         self.control.beginWrite(slot: location.slot)
         defer { self.endWrite(at: location) }
         let removed = try DirectoryListing.removeFile(atPath: location.path)
-        if removed, let size { self.diskUsage.withLock { $0.add(-size) } }
+        if let size { self.diskUsage.withLock { $0.add(removed ? -size : 0) } }
         return removed
     }
 

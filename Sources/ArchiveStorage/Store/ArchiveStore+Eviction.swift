@@ -39,7 +39,12 @@ extension ArchiveStore {
     /// succeeded, so a failure here is not thrown; the next write's eviction tries again.
     func evictIfNeeded() {
         guard let limit = self.configuration.diskByteLimit else { return }
-        if self.table == nil, let estimate = self.diskUsage.withLock({ $0.byteCount }), estimate <= limit { return }
+        if self.table == nil {
+            let total = self.control.generationTotal()
+            if let estimate = self.diskUsage.withLock({ $0.estimate(generationTotal: total) }), estimate <= limit {
+                return
+            }
+        }
         self.evictionLock.withLock { _ in
             do throws(ArchiveStorageError) {
                 if let table = self.table {
@@ -117,6 +122,8 @@ extension ArchiveStore {
     /// - Complexity: O(*n*): a `stat` and a header read of every entry file.
     private func filesEvict(limit: Int) throws(ArchiveStorageError) {
         let now = self.now()
+        // Read before the listing: writes during it count as another's, so the estimate is high.
+        let generationTotal = self.control.generationTotal()
         var candidates: [EntryFileCandidate] = []
         var total = 0
         for name in try DirectoryListing.names(atPath: self.directoryPath)
@@ -138,7 +145,7 @@ extension ArchiveStore {
             )
         }
         let reads = self.diskUsage.withLock { usage in
-            usage.byteCount = total
+            usage.counted(total, entries: candidates.count, generationTotal: generationTotal)
             return total > limit ? usage.takeReads() : [:]
         }
         guard total > limit else { return }

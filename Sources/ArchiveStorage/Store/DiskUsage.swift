@@ -24,8 +24,34 @@ struct DiskUsage: Sendable {
 
     /// On the files backend, the bytes of the entry files as this instance last counted them, plus
     /// and minus its own writes since; `nil` until the first count. Other processes' writes are
-    /// not in it: the count is redone by every eviction.
+    /// not in it: ``estimate(generationTotal:)`` allows for them, and the count is redone by
+    /// every eviction.
     var byteCount: Int?
+    /// The control file's ``StoreControlFile/generationTotal()`` at the last count, plus 2 for
+    /// each of this instance's writes since.
+    var countedGenerationTotal: UInt64?
+    /// The mean size of an entry file at the last count.
+    var meanEntrySize = 0
+
+    /// Records a count of `byteCount` bytes in `entries` entry files, made when the control file's
+    /// generation total was `generationTotal`.
+    mutating func counted(_ byteCount: Int, entries: Int, generationTotal: UInt64?) {
+        self.byteCount = byteCount
+        self.countedGenerationTotal = generationTotal
+        self.meanEntrySize = entries > 0 ? byteCount / entries : 0
+    }
+
+    /// The bytes the entry files may take: ``byteCount``, plus a mean entry for each write another
+    /// instance or process made since the last count (`generationTotal` is the control file's
+    /// now); `nil` when unknown.
+    func estimate(generationTotal: UInt64?) -> Int? {
+        guard let byteCount, let counted = self.countedGenerationTotal, let generationTotal else {
+            return self.byteCount
+        }
+        let foreignWrites = Int(truncatingIfNeeded: (generationTotal &- counted) / 2)
+        guard foreignWrites >= 0, foreignWrites < Int.max / max(1, self.meanEntrySize) else { return nil }
+        return byteCount + foreignWrites * self.meanEntrySize
+    }
 
     /// The loads since the last eviction, by entry file name; the latest of each.
     private(set) var reads: [String: Read] = [:]
@@ -41,8 +67,9 @@ struct DiskUsage: Sendable {
         return self.reads
     }
 
-    /// Adds `change` bytes to ``byteCount``, if it is known.
+    /// Adds `change` bytes to ``byteCount``, if it is known, for one write of this instance.
     mutating func add(_ change: Int) {
         self.byteCount? += change
+        self.countedGenerationTotal? &+= 2
     }
 }
