@@ -28,7 +28,8 @@ public struct ArchiveEntryInfo: Sendable, Hashable {
     /// The ``ArchiveValueFormat/identifier`` of the format of the payload.
     public var formatIdentifier: String
     /// The size of the entry file in bytes on the files backend, of the stored payload on the
-    /// SQLite backend; also the entry's cost in the memory cache.
+    /// SQLite backend; also the entry's cost in the memory cache, and what
+    /// ``ArchiveStoreConfiguration/diskByteLimit`` counts.
     public var byteCount: Int
 
     /// Creates an entry description.

@@ -56,8 +56,14 @@ struct DiskUsage: Sendable {
     /// The loads since the last eviction, by entry file name; the latest of each.
     private(set) var reads: [String: Read] = [:]
 
+    /// The most entries whose loads are remembered between two evictions, so that a process that
+    /// reads much and writes little does not grow without bound; loads of other entries are then
+    /// not noted until the next eviction.
+    static var readLimit: Int { 10_000 }
+
     /// Notes a load of `key`, whose entry file is named `fileName`, at `time`.
     mutating func noteRead(key: String, fileName: String, at time: Double) {
+        if self.reads.count >= Self.readLimit, self.reads[fileName] == nil { return }
         self.reads[fileName] = Read(key: key, time: time)
     }
 
