@@ -40,7 +40,6 @@ let commands: [String: ([String]) throws -> Void] = [
     "store-fill-limited": storeFillLimited,
     "store-move": storeMove,
     "store-save-after-line": storeSaveAfterLine,
-
     "store-save-capped": storeSaveCapped,
 ]
 
