@@ -422,7 +422,10 @@ import Testing
         _ = try sqlite3(database, "UPDATE entry SET schemaVersion = 'seven' WHERE key = CAST('column' AS BLOB);")
         _ = try sqlite3(
             database,
-            "INSERT INTO entry SELECT X'FF', format, schemaVersion, expiry, checksum, payload FROM entry WHERE key = CAST('intact' AS BLOB);"
+            """
+            INSERT INTO entry (key, format, schemaVersion, expiry, checksum, payload)
+            SELECT X'FF', format, schemaVersion, expiry, checksum, payload FROM entry WHERE key = CAST('intact' AS BLOB);
+            """
         )
         _ = try sqlite3(database, "UPDATE entry SET checksum = checksum + 1 WHERE key = CAST('quarantined' AS BLOB);")
         let fresh: ArchiveStore<String> = try openStore(directory)
@@ -457,7 +460,10 @@ extension ArchiveStoreMoveTests {
         // A row no store writes: its key is text, not a blob.
         _ = try sqlite3(
             database,
-            "INSERT INTO entry SELECT 'text', format, schemaVersion, expiry, checksum, payload FROM entry;"
+            """
+            INSERT INTO entry (key, format, schemaVersion, expiry, checksum, payload)
+            SELECT 'text', format, schemaVersion, expiry, checksum, payload FROM entry;
+            """
         )
 
         let result = try ArchiveStoreDirectory.path(directory.path).moveStore(named: "store", to: .files)

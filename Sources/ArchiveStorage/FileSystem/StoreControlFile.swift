@@ -103,7 +103,7 @@ final class StoreControlFile: @unchecked Sendable {
     /// The counter of `slot`, or `nil` when memory caching is unavailable.
     func generation(ofSlot slot: Int) -> UInt64? {
         guard let counters else { return nil }
-        return self.access.withLock { _ in
+        return self.access.holdingLock {
             counters.load(fromByteOffset: slot * 8, as: UInt64.self)
         }
     }
@@ -115,7 +115,7 @@ final class StoreControlFile: @unchecked Sendable {
     /// - Complexity: O(``slotCount``) loads from shared memory, about a microsecond.
     func generationTotal() -> UInt64? {
         guard let counters else { return nil }
-        return self.access.withLock { _ in
+        return self.access.holdingLock {
             var total: UInt64 = 0
             for slot in 0..<Self.slotCount { total &+= counters.load(fromByteOffset: slot * 8, as: UInt64.self) }
             return total
@@ -134,7 +134,7 @@ final class StoreControlFile: @unchecked Sendable {
 
     private func advance(slot: Int, toOdd odd: Bool) {
         guard let counters else { return }
-        self.access.withLock { _ in
+        self.access.holdingLock {
             let current = counters.load(fromByteOffset: slot * 8, as: UInt64.self)
             // An odd counter at the start of a write was left by a writer that died mid-write; it
             // stays odd (uncacheable) until this write ends.
@@ -203,7 +203,7 @@ extension StoreControlFile {
     /// is not mapped.
     var moveCount: UInt64 {
         guard let counters else { return self.readMoveCount() }
-        return self.access.withLock { _ in
+        return self.access.holdingLock {
             (counters - Self.headerSize).load(fromByteOffset: Self.moveCountOffset, as: UInt64.self)
         }
     }
@@ -231,7 +231,7 @@ extension StoreControlFile {
             withUnsafeBytes(of: count) { _ = pwrite(descriptor, $0.baseAddress, 8, off_t(Self.moveCountOffset)) }
             return
         }
-        self.access.withLock { _ in
+        self.access.holdingLock {
             (counters - Self.headerSize).storeBytes(of: count, toByteOffset: Self.moveCountOffset, as: UInt64.self)
         }
     }

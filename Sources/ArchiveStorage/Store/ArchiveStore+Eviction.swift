@@ -45,7 +45,7 @@ extension ArchiveStore {
                 return
             }
         }
-        self.evictionLock.withLock { _ in
+        self.evictionLock.holdingLock {
             do throws(ArchiveStorageError) {
                 if let table = self.table {
                     try self.tableEvict(limit: limit, in: table)

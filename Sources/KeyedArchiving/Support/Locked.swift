@@ -48,4 +48,15 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
         defer { pthread_mutex_unlock(self.mutex) }
         return try body(&self.state)
     }
+
+    /// Runs `body` holding the lock, for a lock that guards something other than its state
+    /// (`Locked(())`).
+    ///
+    /// It makes no access to the state: Thread Sanitizer reports an `inout` access to an empty
+    /// state as a race even under the lock (Swift 6.3.1).
+    package func holdingLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R where State == Void {
+        pthread_mutex_lock(self.mutex)
+        defer { pthread_mutex_unlock(self.mutex) }
+        return try body()
+    }
 }
