@@ -71,6 +71,35 @@ import Testing
         try await store.save(2, forKey: "two")
     }
 
+    /// Opening detects the backend between two reads of the move count, without a lock stripe:
+    /// an `update(forKey:)` body that holds stripe 0 can open the same store. (Opening under
+    /// stripe 0 waited for that body forever.) Files only: on SQLite, opening sets the writer's
+    /// `auto_vacuum`, which waits for the update's own write transaction (up to the busy timeout).
+    @Test func anUpdateBodyCanOpenTheSameStore() throws {
+        let directory = TemporaryDirectory(backend: .files)
+        defer { directory.remove() }
+        let store: ArchiveStore<String> = try openStore(directory)
+        let key = try #require(
+            (0..<100_000).lazy.map { "key\($0)" }
+                .first { EntryLocation(key: $0, directory: store.directoryPath).slot == 0 }
+        )
+        let opened = DispatchSemaphore(value: 0)
+        let result = Locked<String?>(nil)
+        Thread {
+            let loaded = try? store.update(forKey: key) { value -> String? in
+                value = "in update"
+                let other: ArchiveStore<String>? = try? openStore(directory)
+                return try? other?.load(forKey: "absent") ?? "opened"
+            }
+            result.withLock { $0 = loaded ?? "failed" }
+            opened.signal()
+        }.start()
+        // A deadlocked thread is left behind; the test fails instead of hanging.
+        #expect(opened.wait(timeout: .now() + 30) == .success)
+        #expect(result.withLock { $0 } == "opened")
+        #expect(try store.load(forKey: key) == "in update")
+    }
+
     @Test func movingAStoreThatDoesNotExistThrows() throws {
         let directory = TemporaryDirectory("ArchiveStoreMoveTests")
         defer { directory.remove() }

@@ -343,10 +343,13 @@ final class StoreMove {
     /// Opens the control file of the store in `directory` and, with `openTable`, its entry table,
     /// so that no move runs in between; returns them with the move count the store notes.
     ///
-    /// An existing store is detected holding a lock stripe, which a move holds too. An odd move
-    /// count seen then is an interrupted move (a running one would hold the stripe): the directory
-    /// holds a whole store, source or destination, and the count is made even, so that instances
-    /// opened before the move throw ``ArchiveStorageError/Code/storeMoved``.
+    /// An existing store is detected between two reads of an even move count: equal, no move
+    /// began in between (a move makes the count odd before it copies anything), so the store
+    /// opens without taking a lock, and an `update(forKey:)` body of the same thread can open it.
+    /// Otherwise it is detected holding a lock stripe, which a move holds too. An odd move count
+    /// seen then is an interrupted move (a running one would hold the stripe): the directory holds
+    /// a whole store, source or destination, and the count is made even, so that instances opened
+    /// before the move throw ``ArchiveStorageError/Code/storeMoved``.
     static func open<Table>(
         directory: String,
         openTable: () throws(ArchiveStorageError) -> Table
@@ -354,6 +357,11 @@ final class StoreMove {
         while true {
             if DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName) {
                 let control = try StoreControlFile(directory: directory)
+                let before = control.moveCount
+                if before & 1 == 0 {
+                    let table = try openTable()
+                    if control.moveCount == before { return (table, control, before) }
+                }
                 return try control.withExclusiveLock(slot: 0) { () throws(ArchiveStorageError) in
                     if control.moveCount & 1 == 1 { control.endMove() }
                     return (try openTable(), control, control.moveCount)
