@@ -26,7 +26,7 @@ import Foundation
 /// table `quarantine`. The layout is versioned with GRDB's `DatabaseMigrator`.
 final class SQLiteEntryTable: EntryTable {
     let path: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens the database in `directory`, creating it and its tables if needed.
     /// - Parameter isDurable: Whether a commit waits for the disk (`synchronous = FULL`), or
@@ -69,7 +69,7 @@ final class SQLiteEntryTable: EntryTable {
     static let busyTimeout: TimeInterval = 60
 
     /// The versions of the store's table layout.
-    private static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("entries-1") { db in
             try db.execute(
@@ -298,93 +298,6 @@ final class SQLiteEntryTable: EntryTable {
         }
     }
 
-    // MARK: Listing
-
-    func keys(
-        in range: KeyPrefixRange,
-        after: [UInt8]?,
-        unexpiredAt now: Double,
-        limit: Int
-    ) throws(ArchiveStorageError) -> [String] {
-        guard limit > 0 else { return [] }
-        return try self.access {
-            try self.pool.read { db in
-                // From the prefix on, or after `after` when that comes later (or is the prefix).
-                var lower = range.lowerBound
-                var isStrict = false
-                if let after, !after.lexicographicallyPrecedes(range.lowerBound) {
-                    lower = after
-                    isStrict = true
-                }
-                var keys: [String] = []
-                // Again after a full page with a key that is not UTF-8, so that a short page
-                // still means the end; all in one read transaction.
-                while true {
-                    let statement = try db.cachedStatement(
-                        sql: Self.keysQuery(isStrict: isStrict, isBounded: range.upperBound != nil)
-                    )
-                    let wanted = limit - keys.count
-                    var arguments: StatementArguments = [Data(lower)]
-                    if let upper = range.upperBound { arguments += [Data(upper)] }
-                    arguments += [now, wanted]
-                    let rows = try Row.fetchCursor(statement, arguments: arguments)
-                    var fetched = 0
-                    var lastSkipped: [UInt8]?
-                    while let row = try rows.next() {
-                        fetched += 1
-                        let key = try row.withUnsafeData(atIndex: 0) { bytes -> String? in
-                            guard let bytes else { return nil }
-                            if let key = validUTF8String(bytes) { return key }
-                            lastSkipped = Array(bytes)
-                            return nil
-                        }
-                        if let key {
-                            keys.append(key)
-                            lastSkipped = nil
-                        }
-                    }
-                    guard fetched == wanted, keys.count < limit else { return keys }
-                    guard let last = lastSkipped ?? keys.last.map({ Array($0.utf8) }) else { return keys }
-                    lower = last
-                    isStrict = true
-                }
-            }
-        }
-    }
-
-    /// The query of ``keys(in:after:unexpiredAt:limit:)``: a range of the primary key (`BLOB`
-    /// bounds leave out keys of other types), never `LIKE`. Arguments: the lower bound, the upper
-    /// bound when `isBounded`, the time, the limit.
-    static func keysQuery(isStrict: Bool, isBounded: Bool) -> String {
-        """
-        SELECT key FROM entry
-        WHERE key \(isStrict ? ">" : ">=") ?\(isBounded ? " AND key < ?" : "")
-        AND (expiry IS NULL OR expiry > ?)
-        ORDER BY key LIMIT ?
-        """
-    }
-
-    func count(in range: KeyPrefixRange, unexpiredAt now: Double) throws(ArchiveStorageError) -> Int {
-        try self.access {
-            try self.pool.read { db in
-                let statement = try db.cachedStatement(sql: Self.countQuery(isBounded: range.upperBound != nil))
-                var arguments: StatementArguments = [Data(range.lowerBound)]
-                if let upper = range.upperBound { arguments += [Data(upper)] }
-                arguments += [now]
-                return try Int.fetchOne(statement, arguments: arguments) ?? 0
-            }
-        }
-    }
-
-    /// The query of ``count(in:unexpiredAt:)``, on the same range as ``keysQuery(isStrict:isBounded:)``.
-    static func countQuery(isBounded: Bool) -> String {
-        """
-        SELECT count(*) FROM entry
-        WHERE key >= ?\(isBounded ? " AND key < ?" : "")
-        AND (expiry IS NULL OR expiry > ?)
-        """
-    }
-
     // MARK: Writing
 
     func write<R>(_ body: (any EntryTableWriter) throws -> R) throws(ArchiveStorageError) -> R {
@@ -392,7 +305,7 @@ final class SQLiteEntryTable: EntryTable {
     }
 
     /// The writer of one transaction.
-    private struct Writer: EntryTableWriter {
+    struct Writer: EntryTableWriter {
         let db: Database
 
         func row(forKey key: String) throws -> EntryRow? {
@@ -472,7 +385,7 @@ final class SQLiteEntryTable: EntryTable {
     // MARK: Rows
 
     /// The row of `key` in `db`, checked.
-    private static func row(forKey key: String, in db: Database) throws -> EntryRow? {
+    static func row(forKey key: String, in db: Database) throws -> EntryRow? {
         let statement = try db.cachedStatement(
             sql: "SELECT format, schemaVersion, expiry, checksum, payload FROM entry WHERE key = ?"
         )
@@ -483,7 +396,7 @@ final class SQLiteEntryTable: EntryTable {
     /// The row made of the columns `format, schemaVersion, expiry, checksum, payload`, checked.
     /// - Throws: ``EntryRowCorruption`` when a column has another type, or the payload fails its
     ///   checksum.
-    private static func entryRow(_ values: [DatabaseValue]) throws(EntryRowCorruption) -> EntryRow {
+    static func entryRow(_ values: [DatabaseValue]) throws(EntryRowCorruption) -> EntryRow {
         guard values.count == 5 else { throw EntryRowCorruption(reason: "the row has \(values.count) columns") }
         guard case .string(let format) = values[0].storage else {
             throw EntryRowCorruption(reason: "the format is not text")
@@ -512,7 +425,7 @@ final class SQLiteEntryTable: EntryTable {
     }
 
     /// An expiry column: `NULL` is never (`infinity`); `nil` for a value of another type.
-    private static func expiry(_ value: DatabaseValue) -> Double? {
+    static func expiry(_ value: DatabaseValue) -> Double? {
         switch value.storage {
         case .null: return .infinity
         case .double(let seconds): return seconds
@@ -521,105 +434,10 @@ final class SQLiteEntryTable: EntryTable {
         }
     }
 
-    // MARK: Moving a store between backends (StoreMove)
-
-    func rows(
-        after: [UInt8]?,
-        limit: Int
-    ) throws(ArchiveStorageError) -> [(key: [UInt8], row: Result<EntryRow, EntryRowCorruption>)] {
-        try self.access {
-            try self.pool.read { db in
-                // `key >= X''` for the first page: the empty key is a row too.
-                let statement = try db.cachedStatement(
-                    sql: """
-                        SELECT key, format, schemaVersion, expiry, checksum, payload FROM entry
-                        WHERE key \(after == nil ? ">=" : ">") ? ORDER BY key LIMIT ?
-                        """
-                )
-                var result: [(key: [UInt8], row: Result<EntryRow, EntryRowCorruption>)] = []
-                let rows = try Row.fetchCursor(statement, arguments: [Data(after ?? []), limit])
-                while let row = try rows.next() {
-                    let values = Array(row.databaseValues)
-                    guard case .blob(let key)? = values.first?.storage else { continue }
-                    do throws(EntryRowCorruption) {
-                        result.append((Array(key), .success(try Self.entryRow(Array(values.dropFirst())))))
-                    } catch {
-                        result.append((Array(key), .failure(error)))
-                    }
-                }
-                return result
-            }
-        }
-    }
-
-    func unlistedRowCount() throws(ArchiveStorageError) -> Int {
-        try self.access {
-            try self.pool.read { db in
-                let sql = """
-                    SELECT (SELECT count(*) FROM quarantine) + (SELECT count(*) FROM entry WHERE typeof(key) != 'blob')
-                    """
-                return try Int.fetchOne(db, sql: sql) ?? 0
-            }
-        }
-    }
-
-    func copy(toPath path: String) throws(ArchiveStorageError) {
-        try self.access {
-            try self.pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
-        }
-    }
-
-    /// A new database laid out as a store's, written at a temporary path by a move from the
-    /// files backend.
-    ///
-    /// The file is scratch until the move flushes and renames it, so it is written without a
-    /// journal or flushes (a crash leaves a file to delete); once closed it is complete, in
-    /// rollback-journal mode, with no `-wal` or `-shm` file.
-    final class Builder {
-        let path: String
-        private let queue: DatabaseQueue
-
-        /// Creates the database at `path`, with the store's tables.
-        init(path: String) throws(ArchiveStorageError) {
-            self.path = path
-            var configuration = Configuration()
-            configuration.label = "ArchiveStore.move"
-            configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
-                try db.execute(sql: "PRAGMA journal_mode = OFF")
-                try db.execute(sql: "PRAGMA synchronous = OFF")
-            }
-            do {
-                self.queue = try DatabaseQueue(path: path, configuration: configuration)
-                try SQLiteEntryTable.migrator.migrate(self.queue)
-            } catch {
-                throw SQLiteEntryTable.failure(error, path: path)
-            }
-        }
-
-        /// Runs `body` in one transaction.
-        func write(_ body: (any EntryTableWriter) throws -> Void) throws(ArchiveStorageError) {
-            do {
-                try self.queue.write { db in try body(Writer(db: db)) }
-            } catch {
-                throw SQLiteEntryTable.failure(error, path: self.path)
-            }
-        }
-
-        /// Closes the database.
-        func close() throws(ArchiveStorageError) {
-            do {
-                try self.queue.close()
-            } catch {
-                throw SQLiteEntryTable.failure(error, path: self.path)
-            }
-        }
-    }
-
     // MARK: Errors
 
     /// Runs `body`, turning SQLite's errors into ``ArchiveStorageError``.
-    private func access<R>(_ body: () throws -> R) throws(ArchiveStorageError) -> R {
+    func access<R>(_ body: () throws -> R) throws(ArchiveStorageError) -> R {
         do {
             return try body()
         } catch {
