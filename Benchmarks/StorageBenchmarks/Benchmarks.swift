@@ -18,8 +18,8 @@ import Foundation
 //   of a load (1,000 per measurement, per value).
 // - `ArchiveStore.save.durable/<backend>`: one `save(_:forKey:)` of a small value.
 // - `ArchiveStore.save.batch100/<backend>`: one `save(_:)` of 100 values.
-// - `ArchiveStore.save.evicting/<backend>`: one `save(_:forKey:)` of a new key into a store at its
-//   disk byte limit (1,000 entries), so that every 100th save or so evicts 100 entries.
+// - `ArchiveStore.save.evicting/<backend>`: one `save(_:forKey:)` of a new key into a store just
+//   filled to its disk byte limit (1,000 entries): each sample's measured save is one that evicts.
 // - `ArchiveStore.fill/<backend>/<n>`, `GRDB.fill/<n>`: n values saved durably in batches (one
 //   transaction each) of 1,000 into a new store or table; custom metrics give the entries per second
 //   and the disk the closed store takes, in bytes and in percent of its keys plus payloads.
