@@ -188,8 +188,15 @@ import Testing
         #expect(pages > 20)
         switch damage {
         case .overwrittenPages:
-            for page in [pages / 2, pages / 2 + 1] {
-                let start = page * pageSize
+            // Two leaf pages of the entry table from the middle of its list (dbstat numbers pages
+            // from 1): pages picked by position alone may hold an index, and then no load fails.
+            let leaves = try sqlite3(
+                database,
+                "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno;"
+            ).split(separator: "\n").compactMap { Int($0) }
+            try #require(leaves.count > 4)
+            for page in [leaves[leaves.count / 2], leaves[leaves.count / 2 + 1]] {
+                let start = (page - 1) * pageSize
                 for offset in start..<start + 64 { bytes[offset] = 0xA5 }
             }
         case .truncated:
