@@ -75,6 +75,29 @@ import Testing
         #expect(try XMLPropertyListReader().read(xml) == .date(Date(timeIntervalSinceReferenceDate: 0)))
     }
 
+    /// Found by the `FuzzBinaryPlist` smoke run: 166 bytes of two-element arrays that share their
+    /// elements 16 levels deep. Within the default budget they read as 2^17 - 1 values; a budget
+    /// of 256 KiB (the fuzz targets') refuses them before building any.
+    @Test func sharedArraysExpandWithinTheBudgetOnly() throws {
+        let file = try #require(
+            try Self.failCases("FuzzBinaryPlist").first { $0.name == "shared-arrays-within-a-megabyte.bplist" }
+        )
+        func count(_ value: PropertyListValue) -> Int {
+            guard case .array(let elements) = value else { return 1 }
+            return elements.reduce(1) { $0 + count($1) }
+        }
+        let value = try BinaryPropertyListReader(bytes: file.bytes).topLevelValue()
+        #expect(count(value) == 131_071)
+
+        var limits = PropertyListLimits.default
+        limits.decodedSizeAllowance = 1 << 18
+        limits.maximumExpansion = 16
+        let error = #expect(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(bytes: file.bytes, limits: limits).topLevelValue()
+        }
+        #expect(error?.code == .decodedSizeLimitExceeded)
+    }
+
     /// Found by `FuzzKeyedArchive`: an 8-byte object reference of 2^63 or more read as a negative
     /// index, passed the `index < objectCount` check and trapped on the cache subscript.
     @Test func negativeObjectReferenceIsAnInvalidReference() throws {
