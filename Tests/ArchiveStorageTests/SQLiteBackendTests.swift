@@ -39,6 +39,35 @@ import Testing
         #expect(try sqliteAgain.keys() == ["two"])
     }
 
+    /// Loads that miss memory read on connections of their own (`SQLiteReaders`), outside the
+    /// pool's transactions: several threads at once each get their own key's value, and none sees
+    /// a value older than the last commit before its load began.
+    @Test func pointReadsOnManyThreadsSeeEveryCommit() throws {
+        let directory = TemporaryDirectory(backend: .sqlite)
+        defer { directory.remove() }
+        let store: ArchiveStore<Int> = try openStore(directory) { $0.memoryCountLimit = 0 }
+        let keys = 16
+        for key in 0..<keys { try store.save(0, forKey: "key\(key)") }
+        let rounds = 50
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: keys) { key in
+            do {
+                for round in 1...rounds {
+                    try store.save(round, forKey: "key\(key)")
+                    let loaded = try store.load(forKey: "key\(key)")
+                    if loaded != round {
+                        failures.withLock { $0.append("key\(key) round \(round): \(String(describing: loaded))") }
+                    }
+                    _ = try store.contains("key\((key + 1) % keys)")
+                }
+            } catch {
+                failures.withLock { $0.append("key\(key): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        for key in 0..<keys { #expect(try store.load(forKey: "key\(key)") == rounds) }
+    }
+
     @Test func aDamagedRowIsACorruptEntryNamingItsKeyAndCanBeQuarantined() throws {
         let directory = TemporaryDirectory(backend: .sqlite)
         defer { directory.remove() }

@@ -27,6 +27,8 @@ import Foundation
 final class SQLiteEntryTable: EntryTable {
     let path: String
     let pool: DatabasePool
+    /// The connections of point reads (``row(forKey:)`` and ``expiry(forKey:)``).
+    let readers: SQLiteReaders
 
     /// Opens the database in `directory`, creating it and its tables if needed.
     /// - Parameter isDurable: Whether a commit waits for the disk (`synchronous = FULL`), or
@@ -37,6 +39,10 @@ final class SQLiteEntryTable: EntryTable {
     init(directory: String, isDurable: Bool) throws(ArchiveStorageError) {
         let path = directory + "/" + entryTableFileName
         self.path = path
+        self.readers = SQLiteReaders(
+            path: path,
+            count: SQLiteReaders.count(processorCount: ProcessInfo.processInfo.activeProcessorCount)
+        )
         var configuration = Configuration()
         configuration.label = "ArchiveStore"
         // Another process's write transaction is waited for, up to this long.
@@ -127,7 +133,7 @@ final class SQLiteEntryTable: EntryTable {
 
     func row(forKey key: String) throws(ArchiveStorageError) -> Result<EntryRow, EntryRowCorruption>? {
         try self.access {
-            try self.pool.read { db -> Result<EntryRow, EntryRowCorruption>? in
+            try self.readers.read { db -> Result<EntryRow, EntryRowCorruption>? in
                 do {
                     return try Self.row(forKey: key, in: db).map { .success($0) }
                 } catch let corruption as EntryRowCorruption {
@@ -139,7 +145,7 @@ final class SQLiteEntryTable: EntryTable {
 
     func expiry(forKey key: String) throws(ArchiveStorageError) -> Result<Double, EntryRowCorruption>? {
         try self.access {
-            try self.pool.read { db -> Result<Double, EntryRowCorruption>? in
+            try self.readers.read { db -> Result<Double, EntryRowCorruption>? in
                 let statement = try db.cachedStatement(sql: "SELECT expiry FROM entry WHERE key = ?")
                 guard let row = try Row.fetchOne(statement, arguments: [Data(key.utf8)]) else { return nil }
                 guard let expiry = Self.expiry(row.databaseValues.first ?? .null) else {

@@ -18,10 +18,9 @@ extension ArchiveStore {
     /// Returns the value stored under `key`, or `nil`; see ``load(forKey:)-59ajw``.
     public func load(forKey key: String) async throws(ArchiveStorageError) -> Value? {
         try self.checkNotMoved()
-        let location = EntryLocation(key: key, directory: self.directoryPath)
         let now = self.now()
-        if let value = self.cachedValue(at: location, now: now) {
-            self.noteRead(key: key, at: location, now: now)
+        if let value = self.cachedValue(forKey: key, now: now) {
+            self.noteRead(key: key, now: now)
             return value
         }
         return try await self.perform { () throws(ArchiveStorageError) in try self.load(forKey: key) }

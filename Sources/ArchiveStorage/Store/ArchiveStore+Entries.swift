@@ -16,24 +16,29 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Where an entry lives: its file name, path and generation slot.
+/// Where an entry lives: its key when known, file name, path and generation slot.
 ///
-/// Only the name is computed up front: a memory-cache hit needs nothing else.
+/// A memory-cache hit needs none of it: the cache is looked up by key, before a location is made.
 struct EntryLocation: Sendable {
     /// The store's directory.
     var directory: String
     /// The entry's file name.
     var fileName: String
+    /// The entry's key; `nil` for a file found in the directory, whose name may be a hash.
+    var key: String?
 
     /// The location of the entry for `key`.
     init(key: String, directory: String) {
-        self.init(fileName: EntryFileName(key: key).name, directory: directory)
+        self.directory = directory
+        self.fileName = EntryFileName(key: key).name
+        self.key = key
     }
 
     /// The location of the entry file called `fileName`.
     init(fileName: String, directory: String) {
         self.directory = directory
         self.fileName = fileName
+        self.key = nil
     }
 
     /// The entry file's path.
@@ -54,11 +59,11 @@ extension ArchiveStore {
         self.configuration.clock().timeIntervalSince1970
     }
 
-    /// The cached value at `location`, if it is unexpired and no write has happened since it
-    /// was read.
-    func cachedValue(at location: EntryLocation, now: Double) -> Value? {
+    /// The value cached for `key`, if it is unexpired and no write has happened to its
+    /// generation slot since it was read.
+    func cachedValue(forKey key: String, now: Double) -> Value? {
         self.cache.withLock { cache in
-            cache.value(forName: location.fileName, now: now) { self.control.generation(ofSlot: $0) }
+            cache.value(forKey: key, now: now) { self.control.generation(ofSlot: $0) }
         }
     }
 
@@ -80,7 +85,7 @@ extension ArchiveStore {
             self.cache.withLock { cache in
                 cache.insert(
                     value,
-                    forName: location.fileName,
+                    forKey: key,
                     cost: size,
                     expiry: entry.prefix.expiry,
                     slot: location.slot,
@@ -322,9 +327,10 @@ extension ArchiveStore {
         return removed
     }
 
-    /// Ends a write: moves the slot's generation on and drops this process's cached value.
+    /// Ends a write: moves the slot's generation on and drops this process's cached value (a
+    /// value cached under a key not known here is stale by the generation, and dropped when found).
     private func endWrite(at location: EntryLocation) {
         self.control.endWrite(slot: location.slot)
-        self.cache.withLock { $0.removeValue(forName: location.fileName) }
+        if let key = location.key { self.cache.withLock { $0.removeValue(forKey: key) } }
     }
 }

@@ -30,9 +30,10 @@ extension ArchiveStore {
     }
 
     /// Notes a load of `key` at `now` in memory, for the next eviction; nothing without a limit.
-    func noteRead(key: String, at location: EntryLocation, now: Double) {
+    func noteRead(key: String, now: Double) {
         guard self.configuration.diskByteLimit != nil else { return }
-        self.diskUsage.withLock { $0.noteRead(key: key, fileName: location.fileName, at: now) }
+        let fileName = EntryFileName(key: key).name
+        self.diskUsage.withLock { $0.noteRead(key: key, fileName: fileName, at: now) }
     }
 
     /// After a write: evicts if the store is above its limit. Best effort: the write has

@@ -101,7 +101,7 @@ extension ArchiveStore {
             defer {
                 for slot in slots { self.control.endWrite(slot: slot) }
                 self.cache.withLock { cache in
-                    for location in locations { cache.removeValue(forName: location.fileName) }
+                    for case let key? in locations.map(\.key) { cache.removeValue(forKey: key) }
                 }
             }
             return try table.write(body)
@@ -166,7 +166,7 @@ extension ArchiveStore {
         typealias Outcome = TableUpdateOutcome<Result>
         let outcome = try self.commit(table, locations: [location]) { writer -> Outcome in
             let now = self.now()
-            var value = self.cachedValue(at: location, now: now)
+            var value = self.cachedValue(forKey: key, now: now)
             if value == nil {
                 let row: EntryRow?
                 do {

@@ -138,14 +138,14 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///   ``ArchiveStorageError/Code/fileSystem``.
     public func load(forKey key: String) throws(ArchiveStorageError) -> Value? {
         try self.checkNotMoved()
-        let location = EntryLocation(key: key, directory: self.directoryPath)
         let now = self.now()
-        if let value = self.cachedValue(at: location, now: now) {
-            self.noteRead(key: key, at: location, now: now)
+        if let value = self.cachedValue(forKey: key, now: now) {
+            self.noteRead(key: key, now: now)
             return value
         }
+        let location = EntryLocation(key: key, directory: self.directoryPath)
         let value = try self.loadFromDisk(key: key, location: location, now: now, isLocked: false)
-        if value != nil { self.noteRead(key: key, at: location, now: now) }
+        if value != nil { self.noteRead(key: key, now: now) }
         return value
     }
 
@@ -157,9 +157,9 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///   the header is damaged, or ``ArchiveStorageError/Code/fileSystem``.
     public func contains(_ key: String) throws(ArchiveStorageError) -> Bool {
         try self.checkNotMoved()
-        let location = EntryLocation(key: key, directory: self.directoryPath)
         let now = self.now()
-        if self.cachedValue(at: location, now: now) != nil { return true }
+        if self.cachedValue(forKey: key, now: now) != nil { return true }
+        let location = EntryLocation(key: key, directory: self.directoryPath)
         if let table = self.table {
             switch try table.expiry(forKey: key) {
             case nil:
@@ -297,7 +297,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         let outcome = try self.control.withExclusiveLock(slot: location.slot) {
             () throws(ArchiveStorageError) -> Outcome in
             let now = self.now()
-            var value = self.cachedValue(at: location, now: now)
+            var value = self.cachedValue(forKey: key, now: now)
             if value == nil {
                 value = try self.loadFromDisk(key: key, location: location, now: now, isLocked: true)
             }

@@ -8,14 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Decoded values by entry file name, least recently used first out, within a count and a cost
+/// Decoded values by key, least recently used first out, within a count and a cost
 /// limit. Not thread-safe: the store keeps it in a ``Locked``.
 ///
 /// Nodes live in an array linked by indices, so a hit allocates nothing.
 struct MemoryCache<Value> {
     /// One cached value.
     struct Node {
-        var name: String
+        var key: String
         var value: Value?
         var cost: Int
         /// Seconds since 1970 after which the value is expired.
@@ -32,7 +32,7 @@ struct MemoryCache<Value> {
     private(set) var totalCost = 0
     private var nodes: [Node] = []
     private var free: [Int] = []
-    private var index: [String: Int] = [:]
+    private var index: [ByteKey: Int] = [:]
     /// Most recently used.
     private var head = -1
     /// Least recently used.
@@ -49,15 +49,15 @@ struct MemoryCache<Value> {
     /// Whether the cache holds anything at all.
     var isEnabled: Bool { self.countLimit > 0 && self.costLimit > 0 }
 
-    /// The value cached for `name` if it is unexpired at `now` and `currentGeneration` of its slot
+    /// The value cached for `key` if it is unexpired at `now` and `currentGeneration` of its slot
     /// still equals the generation it was read under; marks it most recently used. A stale or
     /// expired value is dropped.
     mutating func value(
-        forName name: String,
+        forKey key: String,
         now: Double,
         currentGeneration: (Int) -> UInt64?
     ) -> Value? {
-        guard let position = self.index[name] else { return nil }
+        guard let position = self.index[ByteKey(key)] else { return nil }
         let node = self.nodes[position]
         guard node.expiry > now, currentGeneration(node.slot) == node.generation, let value = node.value else {
             self.remove(at: position)
@@ -67,20 +67,20 @@ struct MemoryCache<Value> {
         return value
     }
 
-    /// Caches `value` for `name`, replacing any older value, then evicts least recently used
+    /// Caches `value` for `key`, replacing any older value, then evicts least recently used
     /// values until both limits hold. A value costing more than the cost limit is not cached.
     mutating func insert(
         _ value: Value,
-        forName name: String,
+        forKey key: String,
         cost: Int,
         expiry: Double,
         slot: Int,
         generation: UInt64
     ) {
-        if let position = self.index[name] { self.remove(at: position) }
+        if let position = self.index[ByteKey(key)] { self.remove(at: position) }
         guard self.isEnabled, cost <= self.costLimit else { return }
         let node = Node(
-            name: name,
+            key: key,
             value: value,
             cost: cost,
             expiry: expiry,
@@ -100,16 +100,16 @@ struct MemoryCache<Value> {
         if self.head >= 0 { self.nodes[self.head].previous = position }
         self.head = position
         if self.tail < 0 { self.tail = position }
-        self.index[name] = position
+        self.index[ByteKey(key)] = position
         self.totalCost += cost
         while self.index.count > self.countLimit || self.totalCost > self.costLimit, self.tail >= 0 {
             self.remove(at: self.tail)
         }
     }
 
-    /// Drops the value cached for `name`, if any.
-    mutating func removeValue(forName name: String) {
-        if let position = self.index[name] { self.remove(at: position) }
+    /// Drops the value cached for `key`, if any.
+    mutating func removeValue(forKey key: String) {
+        if let position = self.index[ByteKey(key)] { self.remove(at: position) }
     }
 
     /// Drops every value.
@@ -129,15 +129,15 @@ struct MemoryCache<Value> {
         }
     }
 
-    /// The cached names from most to least recently used (for tests).
-    var namesByRecency: [String] {
-        var names: [String] = []
+    /// The cached keys from most to least recently used (for tests).
+    var keysByRecency: [String] {
+        var keys: [String] = []
         var position = self.head
         while position >= 0 {
-            names.append(self.nodes[position].name)
+            keys.append(self.nodes[position].key)
             position = self.nodes[position].next
         }
-        return names
+        return keys
     }
 
     private mutating func moveToFront(_ position: Int) {
@@ -152,10 +152,10 @@ struct MemoryCache<Value> {
 
     private mutating func remove(at position: Int) {
         self.unlink(position)
-        self.index[self.nodes[position].name] = nil
+        self.index[ByteKey(self.nodes[position].key)] = nil
         self.totalCost -= self.nodes[position].cost
         self.nodes[position].value = nil
-        self.nodes[position].name = ""
+        self.nodes[position].key = ""
         self.free.append(position)
     }
 
@@ -168,5 +168,24 @@ struct MemoryCache<Value> {
 }
 
 extension MemoryCache: Sendable where Value: Sendable {}
+
+/// A key compared and hashed by its UTF-8 bytes, as the store compares keys: `String`'s own `==`
+/// takes canonically equivalent strings (`"é"` and `"e\u{301}"`) for one key.
+private struct ByteKey: Hashable {
+    var string: String
+
+    init(_ string: String) {
+        self.string = string
+    }
+
+    static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
+        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var string = self.string
+        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
 
 extension MemoryCache.Node: Sendable where Value: Sendable {}

@@ -49,6 +49,14 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
         return try body(&self.state)
     }
 
+    /// Runs `body` with exclusive access to the state if no other thread holds the lock; `nil`
+    /// without running it if one does.
+    package func withLockIfAvailable<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R? {
+        guard pthread_mutex_trylock(self.mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(self.mutex) }
+        return try body(&self.state)
+    }
+
     /// Runs `body` holding the lock, for a lock that guards something other than its state
     /// (`Locked(())`).
     ///
