@@ -77,10 +77,25 @@ enum BaselineTable {
 
     /// The payload stored under `key`, read with a cached statement in one read access.
     static func payload(forKey key: String, in pool: DatabasePool) throws -> Data? {
-        try pool.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT payload FROM entry WHERE key = ?")
-            return try Data.fetchOne(statement, arguments: [key])
-        }
+        try pool.read { db in try self.payload(forKey: key, in: db) }
+    }
+
+    /// A read-only connection of its own to the database at `path`: what the store's loads use
+    /// (`SQLiteReaders`), without the pool's reader choice, schema check and transaction.
+    static func openConnection(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// The payload stored under `key`, read with a cached statement on `connection`.
+    static func payload(forKey key: String, on connection: DatabaseQueue) throws -> Data? {
+        try connection.inDatabase { db in try self.payload(forKey: key, in: db) }
+    }
+
+    private static func payload(forKey key: String, in db: Database) throws -> Data? {
+        let statement = try db.cachedStatement(sql: "SELECT payload FROM entry WHERE key = ?")
+        return try Data.fetchOne(statement, arguments: [key])
     }
 
     /// All keys, in order.
@@ -88,3 +103,4 @@ enum BaselineTable {
         try pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM entry ORDER BY key") }
     }
 }
+

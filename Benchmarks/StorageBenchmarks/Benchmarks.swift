@@ -26,6 +26,8 @@ import Foundation
 // - `ArchiveStore.open/<backend>/<n>`, `GRDB.open/<n>`: opening a store of n entries and loading
 //   one value; the store's background purge is waited for outside the measurement.
 // - `ArchiveStore.load.miss/<backend>/<n>`, `GRDB.load/<n>`: one load of a random key, not in memory.
+//   `GRDB.load.connection/<n>`: the same read on a read-only connection of its own, as the store's
+//   loads do it (`SQLiteReaders`), without the pool's transaction.
 // - `ArchiveStore.load.hit/<backend>/<n>`: a load from memory (1,000 per measurement, per load).
 // - `ArchiveStore.keys/<backend>/<n>`, `GRDB.keys/<n>`: all keys listed.
 // - `ArchiveStore.keysPage/<backend>/<n>`: one page of 1,000 keys after a random key.
@@ -400,6 +402,22 @@ func registerBaselineBenchmarks(entries: Int) {
         },
         setup: { _ = try baseline.get() },
         teardown: { baseline.reset() }
+    )
+
+    let connection = Lazy { try BaselineTable.openConnection(Fixture.baseline(entries: entries)) }
+    Benchmark(
+        "GRDB.load.connection/\(name)",
+        configuration: configuration(seconds: 5, iterations: 10_000, timeUnits: .nanoseconds),
+        closure: { benchmark in
+            let queue = try connection.get()
+            let key = Workload.key(Int.random(in: 0..<entries))
+            benchmark.startMeasurement()
+            let payload = try BaselineTable.payload(forKey: key, on: queue)
+            benchmark.stopMeasurement()
+            guard payload != nil else { throw BenchmarkFailure("\(key) did not load") }
+        },
+        setup: { _ = try connection.get() },
+        teardown: { connection.reset() }
     )
 
     Benchmark(
