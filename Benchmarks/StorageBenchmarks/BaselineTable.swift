@@ -103,4 +103,3 @@ enum BaselineTable {
         try pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM entry ORDER BY key") }
     }
 }
-
