@@ -14,8 +14,9 @@ import Testing
 
 @testable import ArchiveStorage
 
-/// What the disk byte limit adds to the SQLite layout: the `entries-2` migration and the payload
-/// total its triggers keep. The `sqlite3` command lays out and reads the database.
+/// What the disk byte limit adds to the SQLite layout: the recency column of `entries-2`, and the
+/// payload total and recency index that a store keeps once it is opened with a limit. The
+/// `sqlite3` command lays out and reads the database.
 @Suite struct SQLiteEvictionTests {
     /// The total the triggers keep, and the one counted from the rows.
     static func totals(_ database: String) throws -> (kept: String, counted: String) {
@@ -31,17 +32,21 @@ import Testing
         let database = directory.storePath + "/entries.sqlite"
         let clock = TestClock()
         do {
-            let store: ArchiveStore<String> = try openStore(directory) { $0.clock = clock.function }
+            let store: ArchiveStore<String> = try openStore(directory) {
+                $0.clock = clock.function
+                $0.diskByteLimit = 1 << 30
+            }
             for index in 0..<3 { try store.save(String(repeating: "o", count: 200), forKey: "old\(index)") }
             store.waitForBackgroundMaintenance()
         }
-        // Back to the layout of entries-1, as a store of the previous release left it.
+        // Back to the layout of entries-1, as a store of an earlier release left it.
         _ = try sqlite3(
             database,
             """
             DROP TRIGGER entry_insert_byteCount; DROP TRIGGER entry_delete_byteCount;
             DROP TRIGGER entry_update_byteCount; DROP TABLE meta; DROP INDEX entry_accessedAt;
-            ALTER TABLE entry DROP COLUMN accessedAt; DELETE FROM grdb_migrations WHERE identifier = 'entries-2';
+            ALTER TABLE entry DROP COLUMN accessedAt;
+            DELETE FROM grdb_migrations WHERE identifier IN ('entries-2', 'entries-3');
             """
         )
         #expect(try sqlite3(database, "SELECT identifier FROM grdb_migrations;") == "entries-1")
@@ -55,7 +60,7 @@ import Testing
         }
         #expect(
             try sqlite3(database, "SELECT identifier FROM grdb_migrations ORDER BY identifier;")
-                == "entries-1\nentries-2"
+                == "entries-1\nentries-2\nentries-3"
         )
         let totals = try Self.totals(database)
         #expect(totals.kept == totals.counted)
@@ -77,6 +82,7 @@ import Testing
         let store: ArchiveStore<String> = try openStore(directory) {
             $0.clock = clock.function
             $0.purgesExpiredEntriesOnOpen = false
+            $0.diskByteLimit = 1 << 30
         }
         func check(sourceLocation: SourceLocation = #_sourceLocation) throws {
             let totals = try Self.totals(database)
@@ -102,6 +108,46 @@ import Testing
         #expect(try store.keys() == ["e"])
         try store.removeAll()
         #expect(try Self.totals(database) == ("0", "0"))
+    }
+
+    /// The bookkeeping (a trigger per write, an index on recency) only where a limit needs it: a
+    /// store of the `entries-2` layout sheds it when opened without a limit, and gets it back,
+    /// counted afresh, when opened with one; writes of instances without a limit then keep the
+    /// total too, since it is the database that keeps it.
+    @Test func onlyAStoreOpenedWithALimitKeepsAByteCount() throws {
+        let directory = TemporaryDirectory(backend: .sqlite)
+        defer { directory.remove() }
+        let database = directory.storePath + "/entries.sqlite"
+        let bookkeeping = """
+            SELECT count(*) FROM sqlite_master
+            WHERE name IN ('entry_insert_byteCount', 'entry_delete_byteCount', 'entry_update_byteCount', 'entry_accessedAt');
+            """
+        do {
+            let limited: ArchiveStore<String> = try openStore(directory) { $0.diskByteLimit = 1 << 30 }
+            try limited.save("before", forKey: "a")
+        }
+        // As the entries-2 layout left every store.
+        _ = try sqlite3(database, "DELETE FROM grdb_migrations WHERE identifier = 'entries-3';")
+        #expect(try sqlite3(database, bookkeeping) == "4")
+
+        let unlimited: ArchiveStore<String> = try openStore(directory)
+        #expect(try sqlite3(database, bookkeeping) == "0")
+        #expect(try sqlite3(database, "SELECT count(*) FROM meta WHERE name = 'byteCount';") == "0")
+        try unlimited.save(["b": "bee", "c": String(repeating: "sea", count: 40)])
+
+        let limited: ArchiveStore<String> = try openStore(directory) { $0.diskByteLimit = 1 << 30 }
+        #expect(try sqlite3(database, bookkeeping) == "4")
+        var totals = try Self.totals(database)
+        #expect(totals.kept == totals.counted)
+        #expect(totals.kept != "0")
+        try unlimited.save("changed by the instance without a limit", forKey: "a")
+        try unlimited.remove(forKey: "b")
+        try limited.save("d", forKey: "d")
+        totals = try Self.totals(database)
+        #expect(totals.kept == totals.counted)
+        // Opening without a limit again leaves it in place.
+        _ = try openStore(directory) as ArchiveStore<String>
+        #expect(try sqlite3(database, bookkeeping) == "4")
     }
 }
 #endif

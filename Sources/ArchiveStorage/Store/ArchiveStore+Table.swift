@@ -28,16 +28,22 @@ extension ArchiveStore {
     ///
     /// An existing store keeps its backend: a database file means SQLite; a control file without
     /// one means files (every files store has one); only an empty directory takes `backend`.
+    /// `tracksByteCount`: the store has a disk byte limit (see `SQLiteEntryTable.trackByteCount()`).
     static func openTable(
         directory: String,
         backend: ArchiveStoreBackend,
-        isDurable: Bool
+        isDurable: Bool,
+        tracksByteCount: Bool
     ) throws(ArchiveStorageError) -> (any EntryTable)? {
         let hasDatabase = DirectoryListing.fileExists(atPath: directory + "/" + entryTableFileName)
         let hasControl = DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName)
         guard hasDatabase || (!hasControl && backend.kind == .sqlite) else { return nil }
         #if SQLite
-        return try SQLiteEntryTable(directory: directory, isDurable: isDurable)
+        return try SQLiteEntryTable(
+            directory: directory,
+            isDurable: isDurable,
+            tracksByteCount: tracksByteCount
+        )
         #else
         throw ArchiveStorageError(
             .invalidConfiguration,

@@ -107,7 +107,12 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         try DirectoryListing.createDirectory(atPath: path)
         // Before the control file of a new store, whose presence tells an existing files store.
         let (table, control, moveCount) = try StoreMove.open(directory: path) { () throws(ArchiveStorageError) in
-            try Self.openTable(directory: path, backend: configuration.backend, isDurable: configuration.isDurable)
+            try Self.openTable(
+                directory: path,
+                backend: configuration.backend,
+                isDurable: configuration.isDurable,
+                tracksByteCount: configuration.diskByteLimit != nil
+            )
         }
         self.table = table
         self.control = control

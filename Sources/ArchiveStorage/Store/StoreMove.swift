@@ -263,7 +263,7 @@ final class StoreMove {
     /// in the `Corrupt` folder when it holds damaged or quarantined rows (or rows whose key is not
     /// a blob, which only a hand-made change writes).
     private func copyRows(into result: inout ArchiveStoreMoveResult) throws(ArchiveStorageError) {
-        let table = try SQLiteEntryTable(directory: self.directory, isDurable: true)
+        let table = try SQLiteEntryTable(directory: self.directory, isDurable: true, tracksByteCount: false)
         var after: [UInt8]?
         while true {
             let page = try table.rows(after: after, limit: Self.pageSize)
