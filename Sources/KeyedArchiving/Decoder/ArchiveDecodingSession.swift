@@ -42,6 +42,11 @@ internal final class ArchiveDecodingSession {
     let maximumDepth: Int
     /// The limits decoding runs with.
     let limits: PropertyListLimits
+    /// Whether ``ArchiveObjectDecodable`` conformances read their objects.
+    let usesObjectDecoders: Bool
+    /// The keys of the types that read their objects themselves, as ``DecodedTypeInfo/keyTable``
+    /// numbers them.
+    @exclusivity(unchecked) private(set) var keyTables: [ArchiveObjectKeyTable] = []
 
     // The caches below are touched for every object; `@exclusivity(unchecked)` drops the dynamic
     // exclusivity checks, which cost more than the work. No access to them overlaps another.
@@ -137,6 +142,7 @@ internal final class ArchiveDecodingSession {
         self.userInfo = options.userInfo.mapValues { $0 as Any }
         self.maximumDepth = options.limits.maximumDepth
         self.limits = options.limits
+        self.usesObjectDecoders = options.directArchiving.usesConformances
         self.decodedSizeBudget = max(0, options.limits.decodedSizeAllowance)
     }
 
@@ -372,7 +378,12 @@ internal final class ArchiveDecodingSession {
     private func addTypeInfo<T: Decodable>(_ type: T.Type) -> DecodedTypeInfo {
         let identifier = ObjectIdentifier(type)
         if let known = self.moreTypes[identifier] { return known }
-        let info = DecodedTypeInfo(type)
+        var keyTable: Int?
+        if self.usesObjectDecoders, let direct = type as? any ArchiveObjectDecodable.Type {
+            keyTable = self.keyTables.count
+            self.keyTables.append(ArchiveObjectKeyTable(direct.archiveObjectKeys))
+        }
+        let info = DecodedTypeInfo(type, keyTable: keyTable)
         if self.recentTypes.count < Self.recentLimit {
             self.recentTypes.append(identifier)
             self.recentTypeInfos.append(info)

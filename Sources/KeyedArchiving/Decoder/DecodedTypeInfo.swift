@@ -19,10 +19,17 @@ internal struct DecodedTypeInfo {
     let collectionType: (any ArchiveDecodableCollection.Type)?
     /// Whether the type declares the class names it accepts with ``ArchivedClassNaming``.
     let declaresClassNames: Bool
+    /// The type as one that reads its object itself, unless the session goes through `Codable` only.
+    let objectDecoder: (any ArchiveObjectDecodable.Type)?
+    /// The index of the type's ``ArchiveObjectKeyTable`` in its session, if it has an ``objectDecoder``.
+    let keyTable: Int
 
-    init<T: Decodable>(_ type: T.Type) {
+    init<T: Decodable>(_ type: T.Type, keyTable: Int?) {
         self.isClass = type is AnyObject.Type
         self.collectionType = type as? any ArchiveDecodableCollection.Type
         self.declaresClassNames = type is any ArchivedClassNaming.Type
+        let objectDecoder = keyTable == nil ? nil : type as? any ArchiveObjectDecodable.Type
+        self.objectDecoder = objectDecoder
+        self.keyTable = objectDecoder == nil ? -1 : keyTable ?? -1
     }
 }

@@ -39,6 +39,10 @@ public struct KeyedArchiveDecoder: Sendable {
     /// See <doc:SecureDecoding>.
     public var limits: PropertyListLimits = .default
 
+    /// Whether types conforming to ``ArchiveObjectDecodable`` read their objects themselves (the
+    /// default), or every type goes through `init(from:)`. The values and errors are the same.
+    public var directArchiving: DirectArchiving = .enabled
+
     /// Creates a decoder with default options.
     public init() {}
 
@@ -108,7 +112,7 @@ public struct KeyedArchiveDecoder: Sendable {
 
     /// The options a decoding session runs with.
     internal var options: Options {
-        Options(userInfo: self.userInfo, limits: self.limits)
+        Options(userInfo: self.userInfo, limits: self.limits, directArchiving: self.directArchiving)
     }
 
     /// Reads an archive, turning format errors into `DecodingError.dataCorrupted`.
@@ -147,5 +151,6 @@ extension KeyedArchiveDecoder {
     internal struct Options {
         var userInfo: [CodingUserInfoKey: any Sendable]
         var limits: PropertyListLimits
+        var directArchiving: DirectArchiving = .enabled
     }
 }

@@ -33,6 +33,9 @@ internal final class _ArchiveDecoder: Decoder {
     /// Nodes of composite values, by the depth of their parent, kept for reuse: a composite's node
     /// is usually let go when the value is decoded, and the next value at that depth takes it over.
     @exclusivity(unchecked) private var nodePool: [CodingPathNode] = []
+    /// The entries of the objects ``ArchiveObjectReader``s are reading, innermost last: each
+    /// reader's run of one object reference per key, -1 for a key the object lacks.
+    @exclusivity(unchecked) var objectSlots: [Int] = []
 
     /// How many depths ``nodePool`` serves; deeper values allocate their nodes.
     private static var nodePoolLimit: Int { 32 }
@@ -215,6 +218,9 @@ extension _ArchiveDecoder {
         let value: T
         if let collectionType = typeInfo.collectionType {
             value = try collectionType.decode(from: self, as: T.self)
+        } else if let direct = typeInfo.objectDecoder {
+            // After every check above: the conformance only replaces the containers.
+            value = try direct.decodeArchiveValue(as: T.self, from: self, keyTable: typeInfo.keyTable)
         } else {
             value = try T(from: self)
         }
@@ -422,5 +428,42 @@ extension _ArchiveDecoder {
             reason: "objects nest deeper than the limit of \(self.session.maximumDepth)"
         )
         return self.corrupted(error, object: object, uid: uid, at: position)
+    }
+}
+
+// MARK: - Quick forms
+
+// The quick forms below read the commonest shapes at a key's reference, a UID of a string
+// object and an inline number or Boolean, and return `nil` for anything else, faults included,
+// which the general path then decodes or reports from the same reference.
+extension _ArchiveDecoder {
+    /// The string at a key, when it is the UID of a string object.
+    @inline(__always)
+    func quickString(at reference: Int) -> String? {
+        guard case .uid(let uid)? = try? self.session.reader.value(at: reference), uid.rawValue != 0,
+            case .string(let region)? = try? self.session.object(at: uid)
+        else { return nil }
+        return try? self.session.string(region)
+    }
+
+    /// The real at a key, when it is stored inline as a 64-bit real.
+    @inline(__always)
+    func quickDouble(at reference: Int) -> Double? {
+        guard case .real(let value)? = try? self.session.reader.value(at: reference) else { return nil }
+        return value
+    }
+
+    /// The integer at a key, when it is stored inline and fits.
+    @inline(__always)
+    func quickInt(at reference: Int) -> Int? {
+        guard case .integer(let value)? = try? self.session.reader.value(at: reference) else { return nil }
+        return value.exactly(Int.self)
+    }
+
+    /// The Boolean at a key, when it is stored inline as one.
+    @inline(__always)
+    func quickBool(at reference: Int) -> Bool? {
+        guard case .bool(let value)? = try? self.session.reader.value(at: reference) else { return nil }
+        return value
     }
 }

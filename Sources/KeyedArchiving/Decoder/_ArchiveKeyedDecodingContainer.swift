@@ -288,39 +288,23 @@ private final class ArchiveKeyedDecodingStorage {
         }
     }
 
-    // The quick forms below read the commonest shapes at a key's reference, a UID of a string
-    // object and an inline number or Boolean, and return `nil` for anything else, faults included,
-    // which the general path then decodes or reports from the same reference.
+    // The quick forms: `_ArchiveDecoder`'s, which ``ArchiveObjectReader`` shares.
 
     /// The string at a key, when it is the UID of a string object.
     @inline(__always)
-    func quickString(at reference: Int) -> String? {
-        guard case .uid(let uid)? = try? self.reader.value(at: reference), uid.rawValue != 0,
-            case .string(let region)? = try? self.session.object(at: uid)
-        else { return nil }
-        return try? self.session.string(region)
-    }
+    func quickString(at reference: Int) -> String? { self.decoder.quickString(at: reference) }
 
     /// The real at a key, when it is stored inline as a 64-bit real.
     @inline(__always)
-    func quickDouble(at reference: Int) -> Double? {
-        guard case .real(let value)? = try? self.reader.value(at: reference) else { return nil }
-        return value
-    }
+    func quickDouble(at reference: Int) -> Double? { self.decoder.quickDouble(at: reference) }
 
     /// The integer at a key, when it is stored inline and fits.
     @inline(__always)
-    func quickInt(at reference: Int) -> Int? {
-        guard case .integer(let value)? = try? self.reader.value(at: reference) else { return nil }
-        return value.exactly(Int.self)
-    }
+    func quickInt(at reference: Int) -> Int? { self.decoder.quickInt(at: reference) }
 
     /// The Boolean at a key, when it is stored inline as one.
     @inline(__always)
-    func quickBool(at reference: Int) -> Bool? {
-        guard case .bool(let value)? = try? self.reader.value(at: reference) else { return nil }
-        return value
-    }
+    func quickBool(at reference: Int) -> Bool? { self.decoder.quickBool(at: reference) }
 
     /// Where the last lookup found its key: types usually decode their keys in the order they were
     /// encoded, so the next key is most often the next entry.

@@ -22,6 +22,8 @@ internal struct ArchiveEncodingParent {
         case node(CodingPathNode)
         /// The encoder whose coding path is the parent's.
         case encoder(_ArchiveEncoder)
+        /// The object a direct conformance is writing, whose coding path is the parent's.
+        case frame(ArchiveObjectFrame)
     }
 
     /// The node or the encoder.
@@ -37,10 +39,16 @@ internal struct ArchiveEncodingParent {
         self.storage = .encoder(encoder)
     }
 
-    /// Whether the parent is known by its encoder rather than by its path.
-    var isEncoder: Bool {
-        if case .encoder = self.storage { return true }
-        return false
+    /// A parent known by the frame of a directly written object.
+    init(frame: ArchiveObjectFrame) {
+        self.storage = .frame(frame)
+    }
+
+    /// Whether the parent is known by an encoder or a frame, which are reused once their value is
+    /// complete, rather than by its path.
+    var isTransient: Bool {
+        if case .node = self.storage { return false }
+        return true
     }
 
     /// The parent's coding path.
@@ -48,6 +56,7 @@ internal struct ArchiveEncodingParent {
         switch self.storage {
         case .node(let node): return node
         case .encoder(let encoder): return encoder.codingPathNode
+        case .frame(let frame): return frame.path
         }
     }
 

@@ -31,17 +31,20 @@ internal final class ArchiveEncodingSession {
     /// The choices that shape an archive.
     struct Options: Equatable {
         static func == (left: Options, right: Options) -> Bool {
-            left.classNames == right.classNames && left.userInfo.isEmpty && right.userInfo.isEmpty
+            left.classNames == right.classNames && left.directArchiving == right.directArchiving
+                && left.userInfo.isEmpty && right.userInfo.isEmpty
         }
 
         /// Class names set with ``KeyedArchiveEncoder/setClassName(_:for:)``, by type.
         var classNames: [ObjectIdentifier: String] = [:]
         /// Contextual information for `encode(to:)` implementations.
         var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+        /// Whether ``ArchiveObjectEncodable`` conformances write their objects.
+        var directArchiving: DirectArchiving = .enabled
     }
 
     /// A UID marking a class instance whose encoding has started but has no UID yet.
-    private static let pendingInstance = UID(UInt64.max)
+    static let pendingInstance = UID(UInt64.max)
 
     /// `$objects` as built so far.
     @exclusivity(unchecked) var table = ArchiveEncodingTable()
@@ -63,9 +66,16 @@ internal final class ArchiveEncodingSession {
     /// Types found not to be leaves, direct-mapped like ``recentTypes``, so their values skip ``leafValue(_:)``.
     @exclusivity(unchecked) private var compositeTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
     /// The UID of every class instance met so far, by identity.
-    @exclusivity(unchecked) private var instanceUIDs: [ObjectIdentifier: UID] = [:]
+    @exclusivity(unchecked) var instanceUIDs: [ObjectIdentifier: UID] = [:]
     /// Keeps every instance in ``instanceUIDs`` alive, so no identifier is reused during the session.
-    @exclusivity(unchecked) private var retainedInstances: [AnyObject] = []
+    @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
+    /// The values of the objects ``ArchiveObjectWriter``s are writing, innermost last: each writer's
+    /// run of one slot per key, unset slots holding ``ArchiveObjectWriter/unset``.
+    @exclusivity(unchecked) var objectValues: [ArchiveEncodingTable.Value] = []
+    /// The frames of the objects being written directly, by nesting depth, kept for reuse.
+    @exclusivity(unchecked) var objectFrames: [ArchiveObjectFrame] = []
+    /// How many objects are being written directly, one inside the other.
+    @exclusivity(unchecked) var objectDepth = 0
     /// Complete encoders nothing else refers to, ready for reuse.
     @exclusivity(unchecked) private var spareEncoders: [_ArchiveEncoder] = []
     /// Encoders still referenced after their value was complete; flushed again by ``finish(top:)``.
@@ -141,7 +151,10 @@ internal final class ArchiveEncodingSession {
             self.retainedInstances.removeAll(keepingCapacity: true)
         }
         // The types stay known; their class dictionaries are the next table's to append.
-        for info in self.typeInfos.values { info.classUID = nil }
+        for info in self.typeInfos.values {
+            info.classUID = nil
+            info.objectKeys = nil
+        }
         for info in [self.arrayInfo, self.dictionaryInfo, self.setInfo] { info.classUID = nil }
         if !self.options.userInfo.isEmpty {
             self.options.userInfo = [:]
@@ -157,7 +170,7 @@ internal final class ArchiveEncodingSession {
     /// Sets a recycled session up for an archive with `options`: what it knows of types stays
     /// valid if the class names are the same.
     private func prepare(for options: Options) {
-        if options.classNames != self.options.classNames {
+        if options.classNames != self.options.classNames || options.directArchiving != self.options.directArchiving {
             self.typeInfos = [:]
             for slot in 0..<Self.recentTypeCount {
                 self.recentTypes[slot] = nil
@@ -277,6 +290,12 @@ internal final class ArchiveEncodingSession {
         if T.self == URL.self { return self.table.addURL(unsafeBitCast(value, to: URL.self)) }
 
         let info = self.typeInfo(of: value)
+        // A type that writes its object itself, found once per type.
+        if let direct = info.objectEncoder,
+            let uid = try direct.encodeArchiveValue(value, in: self, info: info, parent: parent, key: key)
+        {
+            return uid
+        }
         switch info.kind {
         case .value:
             break
@@ -519,6 +538,10 @@ internal final class ArchiveEncodingSession {
         }
         let info = ArchiveEncodingTypeInfo(kind: facts.kind, archivedClass: archivedClass)
         info.arrayMarker = facts.arrayMarker
+        if self.options.directArchiving.usesConformances, let direct = facts.objectEncoder {
+            info.objectEncoder = direct
+            info.objectKeyNames = direct.archiveObjectKeys.names
+        }
         self.typeInfos[identifier] = info
         return info
     }

@@ -190,6 +190,33 @@ internal struct ArchiveEncodingTable {
         self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
     }
 
+    /// Stores an object's own dictionary for a reserved UID from a writer's run of values:
+    /// `$class` first, then each key whose value is set, in order.
+    /// - Parameters:
+    ///   - keys: The keys, one per value of the run.
+    ///   - values: Holds the run, from `start`; values equal to `unset` are left out with their keys.
+    mutating func fill(
+        _ uid: UID,
+        classUID: UID,
+        keys: [Key],
+        values: [Value],
+        from start: Int,
+        unset: Value
+    ) {
+        let itemStart = self.builder.items.count
+        self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
+        var count: UInt32 = 1
+        for index in keys.indices where !values[start + index].isSame(as: unset) {
+            self.builder.items.append(.string(id: keys[index].id))
+            count += 1
+        }
+        self.builder.items.append(.uid(classUID.rawValue))
+        for index in keys.indices where !values[start + index].isSame(as: unset) {
+            self.builder.items.append(values[start + index])
+        }
+        self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(itemStart), count: count)
+    }
+
     /// Stores `{$class, key: value[, key2: value2]}` for a reserved UID, without intermediate arrays
     /// (these objects are on the encoder's hot path).
     mutating func fill(
@@ -381,5 +408,13 @@ internal struct ArchiveEncodingTable {
         ]
         let root = self.builder.dictionary(keys: keys, values: values)
         return self.builder.writeData(root: root, uidCount: self.objects.count)
+    }
+}
+
+extension BinaryPropertyListBuilder.Value {
+    /// Whether two values are the same: the same kind, payload and count.
+    @inline(__always)
+    func isSame(as other: Self) -> Bool {
+        self.kind == other.kind && self.payload == other.payload && self.count == other.count
     }
 }

@@ -23,6 +23,9 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
     let kind: ArchiveEncodingTypeInfo.Kind
     /// The type as an array that ``ArchiveEncodingSession`` encodes without an encoder, if it is one.
     let arrayMarker: (any _ArchiveArrayEncodableMarker.Type)?
+    /// The type as one that writes its object itself, if it is one and declares it itself: a
+    /// subclass inheriting a conformance goes through `encode(to:)`, which it may override.
+    let objectEncoder: (any ArchiveObjectEncodable.Type)?
     /// The class the type declares through ``ArchivedClassNaming``, if it does.
     let namedClass: ArchivedClass?
     /// The type's class name without a name set for it: its ``ArchivedClassNaming`` name, else
@@ -62,6 +65,15 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
             }
         }
         self.superclasses = superclasses
+        var objectEncoder = kind == .value || kind == .instance ? type as? any ArchiveObjectEncodable.Type : nil
+        if objectEncoder != nil, kind == .instance {
+            var superclass = Mirror(reflecting: value).superclassMirror
+            while let mirror = superclass, objectEncoder != nil {
+                if mirror.subjectType is any ArchiveObjectEncodable.Type { objectEncoder = nil }
+                superclass = mirror.superclassMirror
+            }
+        }
+        self.objectEncoder = objectEncoder
     }
 
     /// A type's class name when none is set for it: chosen with ``ArchivedClassNaming``, else its

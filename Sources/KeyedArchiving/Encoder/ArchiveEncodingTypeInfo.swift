@@ -42,6 +42,12 @@ internal final class ArchiveEncodingTypeInfo {
     @exclusivity(unchecked) var classNumber: Int?
     /// The type as an array that ``ArchiveEncodingSession`` encodes without an encoder, if it is one.
     var arrayMarker: (any _ArchiveArrayEncodableMarker.Type)?
+    /// The type as one that writes its object itself, unless the session goes through `Codable` only.
+    var objectEncoder: (any ArchiveObjectEncodable.Type)?
+    /// The keys of ``objectEncoder``'s objects.
+    var objectKeyNames: [StaticString] = []
+    /// ``objectKeyNames`` as keys of the session's table, once resolved for the current archive.
+    @exclusivity(unchecked) var objectKeys: [ArchiveEncodingTable.Key]?
     /// The number of entries the last object of this type had, to size the next one.
     @exclusivity(unchecked) var entryCountHint: Int = 0
 

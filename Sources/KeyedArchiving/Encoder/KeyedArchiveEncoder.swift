@@ -43,6 +43,9 @@ public struct KeyedArchiveEncoder: Sendable {
     public var outputFormat: PropertyListFormat = .binary
     /// Contextual information available to `encode(to:)` implementations through `Encoder/userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// Whether types conforming to ``ArchiveObjectEncodable`` write their objects themselves
+    /// (the default), or every type goes through `encode(to:)`. The archives are the same.
+    public var directArchiving: DirectArchiving = .enabled
     private var classNames: [ObjectIdentifier: String] = [:]
 
     /// Creates an encoder that writes binary archives with the default class names.
@@ -112,6 +115,10 @@ public struct KeyedArchiveEncoder: Sendable {
 
     /// The options an encoding session runs with.
     internal var options: ArchiveEncodingSession.Options {
-        ArchiveEncodingSession.Options(classNames: self.classNames, userInfo: self.userInfo)
+        ArchiveEncodingSession.Options(
+            classNames: self.classNames,
+            userInfo: self.userInfo,
+            directArchiving: self.directArchiving
+        )
     }
 }

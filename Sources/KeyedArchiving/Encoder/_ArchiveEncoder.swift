@@ -117,7 +117,7 @@ internal final class _ArchiveEncoder: Encoder {
     /// Stops referring to the parent encoder once this encoder's value is complete: keeps its path
     /// as a node if this encoder may still be asked for it, else forgets it.
     func releaseParentEncoder(keepingPath: Bool) {
-        guard self.parent.isEncoder else { return }
+        guard self.parent.isTransient else { return }
         self.parent = ArchiveEncodingParent(keepingPath ? self.parent.path : .root)
     }
 

@@ -1,0 +1,130 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+/// The coding path of an object an ``ArchiveObjectWriter`` is writing: its parent and key, made
+/// into a node only when a nested value asks for its path (usually for an error).
+///
+/// ``ArchiveEncodingSession`` keeps one per nesting depth and reuses it for the next object at
+/// that depth once nothing else refers to it.
+internal final class ArchiveObjectFrame {
+    /// The coding path of the object's parent.
+    var parent = ArchiveEncodingParent(.root)
+    /// The object's key in its parent.
+    var key: (any CodingKey)?
+
+    /// The object's coding path.
+    var path: CodingPathNode { self.parent.appending(self.key) }
+}
+
+extension ArchiveObjectEncodable {
+    /// Writes `value` with this type's conformance if it is of this type, without a dynamic cast
+    /// when `T` is this type.
+    /// - Returns: The object's UID, or `nil` if `value` is not of this type.
+    static func encodeArchiveValue<T>(
+        _ value: T,
+        in session: ArchiveEncodingSession,
+        info: ArchiveEncodingTypeInfo,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID? {
+        if T.self == Self.self {
+            return try session.encodeDirectly(unsafeBitCast(value, to: Self.self), info: info, parent: parent, key: key)
+        }
+        guard let value = value as? Self else { return nil }
+        return try session.encodeDirectly(value, info: info, parent: parent, key: key)
+    }
+}
+
+extension ArchiveEncodingSession {
+    /// Writes a value through its ``ArchiveObjectEncodable`` conformance: the object
+    /// `encode(to:)` would write through a keyed container, under a UID reserved before its
+    /// contents, its class dictionary appended after them on first use. A class instance is
+    /// written once; later references get its UID.
+    func encodeDirectly<Value: ArchiveObjectEncodable>(
+        _ value: Value,
+        info: ArchiveEncodingTypeInfo,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID {
+        var instance: ObjectIdentifier?
+        if info.kind == .instance {
+            let object = value as AnyObject
+            let identifier = ObjectIdentifier(object)
+            // Registered with its UID before its contents, so a reference back to it is not pending.
+            if let uid = self.instanceUIDs[identifier] { return uid }
+            self.retainedInstances.append(object)
+            instance = identifier
+        }
+        let uid = self.table.reserve()
+        if let instance { self.instanceUIDs[instance] = uid }
+        let keys = info.objectKeys ?? self.resolveObjectKeys(of: info)
+
+        let start = self.objectValues.count
+        self.objectValues.append(contentsOf: repeatElement(ArchiveObjectWriter.unset, count: keys.count))
+        let frame = self.objectFrame(parent: parent, key: key)
+        self.objectDepth += 1
+        defer {
+            self.objectDepth -= 1
+            // The frame must not keep its parent (an encoder, reused once unreferenced) alive.
+            frame.parent = ArchiveEncodingParent(.root)
+            frame.key = nil
+            self.objectValues.removeSubrange(start...)
+        }
+        var writer = ArchiveObjectWriter(session: self, info: info, frame: frame, start: start)
+        try value.encodeArchiveObject(to: &writer)
+
+        let classUID = self.classUID(for: info)
+        self.table.fill(uid, classUID: classUID, keys: keys, values: self.objectValues, from: start, unset: .unset)
+        return uid
+    }
+
+    /// The keys of a type's objects in the current archive's table, found once per archive.
+    @inline(never)
+    private func resolveObjectKeys(of info: ArchiveEncodingTypeInfo) -> [ArchiveEncodingTable.Key] {
+        let keys = info.objectKeyNames.map { self.storageKey($0.description, inDictionary: false) }
+        info.objectKeys = keys
+        return keys
+    }
+
+    /// The frame for an object at the current depth: the pooled one if nothing else refers to it.
+    private func objectFrame(parent: ArchiveEncodingParent, key: (any CodingKey)?) -> ArchiveObjectFrame {
+        let depth = self.objectDepth
+        let frame: ArchiveObjectFrame
+        if depth < self.objectFrames.count, isKnownUniquelyReferenced(&self.objectFrames[depth]) {
+            frame = self.objectFrames[depth]
+        } else {
+            frame = ArchiveObjectFrame()
+            if depth < self.objectFrames.count {
+                self.objectFrames[depth] = frame
+            } else {
+                self.objectFrames.append(frame)
+            }
+        }
+        frame.parent = parent
+        frame.key = key
+        return frame
+    }
+
+    /// Encodes an array of strings as ``encodeArray(_:parent:key:)`` does, for writers that know
+    /// the type: no path is needed, as strings cannot fail.
+    func encodeStringArray(_ strings: [String]) -> UID {
+        let uid = self.table.reserve()
+        let values = self.table.stringArray(strings)
+        self.fillObject(uid, of: self.arrayInfo, .nsObjects, values)
+        return uid
+    }
+}
+
+extension ArchiveEncodingTable.Value {
+    /// The marker of a writer's slot no value was written to.
+    static var unset: Self { .uid(UInt64.max) }
+}

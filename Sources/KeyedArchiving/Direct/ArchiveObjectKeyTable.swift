@@ -1,0 +1,68 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+/// What one decoding session knows about the keys of a type that reads its object itself: the
+/// keys as stored (escaped UTF-8), and which key object sat at each position of the last objects
+/// read, so that objects laid out alike map their entries to keys with one comparison each.
+internal final class ArchiveObjectKeyTable {
+    /// The keys, unescaped, as the type lists them.
+    let names: [StaticString]
+    /// The keys as stored in an object's own dictionary: escaped, in UTF-8.
+    private let storedKeys: [[UInt8]]
+    /// By entry position, the key object last found there, or -1.
+    @exclusivity(unchecked) private var seenKeyObjects: [Int] = []
+    /// By entry position, the index of the key that key object is, or -1 for none.
+    @exclusivity(unchecked) private var seenKeys: [Int] = []
+
+    /// How many entry positions are remembered: objects of a type have few keys, and a larger
+    /// (hostile) object is mapped by comparing its keys.
+    private static var positionLimit: Int { 64 }
+
+    init(_ keys: ArchiveObjectKeys) {
+        self.names = keys.names
+        self.storedKeys = keys.names.map { Array(KeyedArchive.escapedKey($0.description).utf8) }
+    }
+
+    /// The number of keys.
+    var count: Int { self.names.count }
+
+    /// The index of the key whose string is the key object at `position` of an object, or -1 if
+    /// it is none of them (`$class`, an unknown key, or not a string).
+    @inline(__always)
+    func keyIndex(ofKeyObject keyObject: Int, at position: Int, reader: InPlaceReader) -> Int {
+        if position < self.seenKeyObjects.count, self.seenKeyObjects[position] == keyObject {
+            return self.seenKeys[position]
+        }
+        return self.learnKeyIndex(ofKeyObject: keyObject, at: position, reader: reader)
+    }
+
+    @inline(never)
+    private func learnKeyIndex(ofKeyObject keyObject: Int, at position: Int, reader: InPlaceReader) -> Int {
+        var found = -1
+        for index in self.storedKeys.indices {
+            let matches = self.storedKeys[index].withUnsafeBufferPointer { reader.isString(keyObject, equalTo: $0) }
+            if matches {
+                found = index
+                break
+            }
+        }
+        if position < Self.positionLimit {
+            while self.seenKeyObjects.count <= position {
+                self.seenKeyObjects.append(-1)
+                self.seenKeys.append(-1)
+            }
+            self.seenKeyObjects[position] = keyObject
+            self.seenKeys[position] = found
+        }
+        return found
+    }
+}

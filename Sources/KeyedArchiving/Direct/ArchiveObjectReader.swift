@@ -1,0 +1,264 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// The object an ``ArchiveObjectDecodable`` value is being read from: it gives each property by
+/// the index of its key in the type's ``ArchiveObjectKeys``.
+///
+/// The object's entries are matched to the keys once, in the object's order; each value is then
+/// read as a keyed container reads it, with the same checks and the same errors, coding paths
+/// included. The reader is valid only during ``ArchiveObjectDecodable/init(archiveObject:)``.
+public struct ArchiveObjectReader: ~Copyable {
+    unowned(unsafe) let coder: _ArchiveDecoder
+    unowned(unsafe) let keys: ArchiveObjectKeyTable
+    /// The object being read, and its UID.
+    let object: InPlaceValue
+    let uid: UID?
+    /// The object's coding path.
+    let node: CodingPathNode
+    /// Where this object's entries start in the decoder's ``_ArchiveDecoder/objectSlots``.
+    let start: Int
+
+    /// Reads the decoder's current object, or returns `nil` for an `NSDictionary`, which only
+    /// `init(from:)` reads.
+    /// - Throws: `DecodingError.typeMismatch` if the object is not a dictionary or is `NSNull`;
+    ///   `DecodingError.dataCorrupted` for a malformed class or past the decoded-size budget.
+    init?(decoder: _ArchiveDecoder, keys: ArchiveObjectKeyTable) throws {
+        let object = decoder.object
+        let uid = decoder.uid
+        let node = decoder.codingPathNode
+        // The checks and errors of a keyed container over the same object.
+        let position = ArchiveDecodingPosition(parent: node, key: nil, owner: nil)
+        guard case .dictionary(let dictionary) = object else {
+            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
+        }
+        switch try decoder.classKind(of: dictionary, object: object, uid: uid, at: position) {
+        case .null:
+            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
+        case .dictionary:
+            return nil
+        default:
+            try decoder.charge(dictionary.count, object: object, uid: uid, at: position)
+        }
+        let start = decoder.objectSlots.count
+        decoder.objectSlots.append(contentsOf: repeatElement(-1, count: keys.count))
+        let reader = decoder.session.reader
+        for entry in 0..<dictionary.count {
+            let index = keys.keyIndex(ofKeyObject: reader.key(of: dictionary, at: entry), at: entry, reader: reader)
+            // The first entry of a key wins.
+            if index >= 0, decoder.objectSlots[start + index] < 0 {
+                decoder.objectSlots[start + index] = reader.value(of: dictionary, at: entry)
+            }
+        }
+        self.coder = decoder
+        self.keys = keys
+        self.object = object
+        self.uid = uid
+        self.node = node
+        self.start = start
+    }
+
+    /// Gives the slots back to the decoder.
+    consuming func finish() {
+        self.coder.objectSlots.removeSubrange(self.start...)
+    }
+
+    /// The decoder, for values that must be read through `Decodable`; its state is this object's.
+    public var decoder: any Decoder { self.coder }
+
+    /// The contextual information of the decoder, as `Decoder.userInfo` has it.
+    public var userInfo: [CodingUserInfoKey: Any] { self.coder.session.userInfo }
+
+    /// The coding path of the object, as `Decoder.codingPath` has it.
+    public var codingPath: [any CodingKey] { self.node.path }
+
+    /// Whether the object has a key, as `KeyedDecodingContainer.contains(_:)` tells.
+    /// - Parameter index: The index of the key in the type's ``ArchiveObjectKeys``.
+    public func contains(_ index: Int) -> Bool {
+        self.reference(at: index) >= 0
+    }
+
+    /// The error `init(from:)` throws for a value it finds invalid, such as an unknown raw value:
+    /// `DecodingError.dataCorrupted` at the key's coding path.
+    /// - Parameters:
+    ///   - index: The index of the key in the type's ``ArchiveObjectKeys``.
+    ///   - debugDescription: What is wrong.
+    /// - Returns: The error to throw.
+    public func dataCorruptedError(at index: Int, debugDescription: String) -> DecodingError {
+        .dataCorrupted(
+            DecodingError.Context(
+                codingPath: self.node.appending(self.key(at: index)).path,
+                debugDescription: debugDescription
+            )
+        )
+    }
+
+    @inline(__always)
+    private func reference(at index: Int) -> Int {
+        self.coder.objectSlots[self.start + index]
+    }
+
+    private func key(at index: Int) -> ArchiveFieldKey {
+        ArchiveFieldKey(self.keys.names[index])
+    }
+
+    // MARK: - Values
+
+    /// Reads a string.
+    /// - Parameters:
+    ///   - type: `String`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: String.Type = String.self, at index: Int) throws -> String {
+        let reference = self.reference(at: index)
+        if reference >= 0, let value = self.coder.quickString(at: reference) { return value }
+        return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// Reads an integer.
+    /// - Parameters:
+    ///   - type: `Int`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Int.Type = Int.self, at index: Int) throws -> Int {
+        let reference = self.reference(at: index)
+        if reference >= 0, let value = self.coder.quickInt(at: reference) { return value }
+        return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// Reads a 64-bit real.
+    /// - Parameters:
+    ///   - type: `Double`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Double.Type = Double.self, at index: Int) throws -> Double {
+        let reference = self.reference(at: index)
+        if reference >= 0, let value = self.coder.quickDouble(at: reference) { return value }
+        return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// Reads a Boolean.
+    /// - Parameters:
+    ///   - type: `Bool`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Bool.Type = Bool.self, at index: Int) throws -> Bool {
+        let reference = self.reference(at: index)
+        if reference >= 0, let value = self.coder.quickBool(at: reference) { return value }
+        return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// Reads any decodable value, as a keyed container's `decode(_:forKey:)` does: a type that
+    /// reads its own object, a collection, or a value through its `init(from:)`.
+    /// - Parameters:
+    ///   - type: The type to read.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
+        try self.decodeValue(type, at: index, reference: self.reference(at: index))
+    }
+
+    private func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, reference: Int) throws -> T {
+        guard reference >= 0 else {
+            throw self.coder.keyNotFound(self.key(at: index), in: self.uid, at: self.node)
+        }
+        let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
+        return try self.coder.decode(type, stored: self.stored(at: reference, at: position), at: position)
+    }
+
+    // MARK: - Optionals
+
+    /// Reads a string, or `nil` if the key is absent or holds `nil`, as `decodeIfPresent(_:forKey:)` does.
+    /// - Parameters:
+    ///   - type: `String`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value, or `nil`.
+    /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
+    public func decodeIfPresent(_ type: String.Type = String.self, at index: Int) throws -> String? {
+        let reference = self.reference(at: index)
+        if reference >= 0, let value = self.coder.quickString(at: reference) { return value }
+        return try self.decodeValueIfPresent(type, reference: reference, at: index)
+    }
+
+    /// Reads any decodable value, or `nil` if the key is absent or holds `nil`, as
+    /// `decodeIfPresent(_:forKey:)` does.
+    /// - Parameters:
+    ///   - type: The type to read.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value, or `nil`.
+    /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
+    public func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
+        try self.decodeValueIfPresent(type, reference: self.reference(at: index), at: index)
+    }
+
+    private func decodeValueIfPresent<T: Decodable>(_ type: T.Type, reference: Int, at index: Int) throws -> T? {
+        guard reference >= 0 else { return nil }
+        let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
+        let stored = try self.stored(at: reference, at: position)
+        guard case .uid(let uid) = stored else {
+            return try self.coder.decode(type, object: stored, uid: nil, at: position, reentrant: false)
+        }
+        guard uid.rawValue != 0 else { return nil }
+        let object = try self.coder.object(at: uid, at: position)
+        if self.coder.isNil(object, uid: uid) { return nil }
+        return try self.coder.decode(type, object: object, uid: uid, at: position, reentrant: false)
+    }
+
+    /// The stored value at an object reference, as a `DecodingError` when it is not valid.
+    @inline(__always)
+    private func stored(at reference: Int, at position: ArchiveDecodingPosition) throws -> InPlaceValue {
+        do {
+            return try self.coder.session.read(reference)
+        } catch {
+            throw self.coder.corrupted(error, object: self.object, uid: self.uid, at: position)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ArchiveObjectReader: Sendable {}
+
+extension ArchiveObjectDecodable {
+    /// Reads the decoder's current object with this type's conformance, as `T`, which is this type.
+    ///
+    /// An `NSDictionary`, which a keyed container also reads, goes through `init(from:)`.
+    static func decodeArchiveValue<T>(as type: T.Type, from decoder: _ArchiveDecoder, keyTable: Int) throws -> T {
+        let value: Self
+        if var reader = try ArchiveObjectReader(decoder: decoder, keys: decoder.session.keyTables[keyTable]) {
+            do {
+                value = try Self(archiveObject: &reader)
+            } catch {
+                reader.finish()
+                throw error
+            }
+            reader.finish()
+        } else {
+            value = try Self(from: decoder)
+        }
+        if T.self == Self.self { return unsafeBitCast(value, to: T.self) }
+        guard let cast = value as? T else {
+            let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
+            throw decoder.mismatch(T.self, object: decoder.object, uid: decoder.uid, at: position)
+        }
+        return cast
+    }
+}

@@ -1,0 +1,144 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// The object an ``ArchiveObjectEncodable`` value is being archived as: it takes each property
+/// under the index of its key in the type's ``ArchiveObjectKeys``.
+///
+/// Values are stored as a keyed container stores them: numbers and Booleans inline, strings as
+/// shared string objects, `nil` as UID 0, anything else as an object of its own. Writing an index
+/// again replaces its value; an index never written leaves its key out. The writer is valid only
+/// during ``ArchiveObjectEncodable/encodeArchiveObject(to:)``.
+public struct ArchiveObjectWriter: ~Copyable {
+    unowned(unsafe) let session: ArchiveEncodingSession
+    unowned(unsafe) let info: ArchiveEncodingTypeInfo
+    unowned(unsafe) let frame: ArchiveObjectFrame
+    /// Where this object's values start in the session's ``ArchiveEncodingSession/objectValues``.
+    let start: Int
+
+    /// The value of a slot not written to.
+    static var unset: ArchiveEncodingTable.Value { .unset }
+
+    init(session: ArchiveEncodingSession, info: ArchiveEncodingTypeInfo, frame: ArchiveObjectFrame, start: Int) {
+        self.session = session
+        self.info = info
+        self.frame = frame
+        self.start = start
+    }
+
+    /// The contextual information of the encoder, as `Encoder.userInfo` has it.
+    public var userInfo: [CodingUserInfoKey: Any] { self.session.userInfo }
+
+    /// Stores a value at a key's index. An index outside the type's keys is a programming error.
+    @inline(__always)
+    private func set(_ value: ArchiveEncodingTable.Value, at index: Int) {
+        self.session.objectValues[self.start + index] = value
+    }
+
+    // MARK: - Values
+
+    /// Writes a string.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: String, at index: Int) {
+        self.set(.uid(self.session.table.leaf(value).rawValue), at: index)
+    }
+
+    /// Writes an integer, inline.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Int, at index: Int) {
+        self.set(.integer(Int64(value)), at: index)
+    }
+
+    /// Writes a 64-bit real, inline.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Double, at index: Int) {
+        self.set(.real(value), at: index)
+    }
+
+    /// Writes a Boolean, inline.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Bool, at index: Int) {
+        self.set(.bool(value), at: index)
+    }
+
+    /// Writes a date as an `NSDate` object.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Date, at index: Int) {
+        self.set(.uid(self.session.table.addDate(value).rawValue), at: index)
+    }
+
+    /// Writes an array of strings as an `NSArray` object.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: [String], at index: Int) {
+        self.set(.uid(self.session.encodeStringArray(value).rawValue), at: index)
+    }
+
+    /// Writes any encodable value, as a keyed container's `encode(_:forKey:)` does: a type that
+    /// writes its own object, a collection, or a value through its `encode(to:)`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: `EncodingError.invalidValue` with the coding path, or what the value's encoding throws.
+    public mutating func encode<T: Encodable>(_ value: T, at index: Int) throws {
+        let session = self.session
+        if let leaf = session.leaf(of: value) {
+            switch leaf {
+            case .string(let string): self.set(.uid(session.table.leaf(string).rawValue), at: index)
+            case .data(let data): self.set(.uid(session.table.leaf(data).rawValue), at: index)
+            case .scalar(let scalar): self.set(scalar, at: index)
+            }
+            return
+        }
+        let key = ArchiveFieldKey(self.info.objectKeyNames[index])
+        let uid = try session.encodeComposite(value, parent: ArchiveEncodingParent(frame: self.frame), key: key)
+        self.set(.uid(uid.rawValue), at: index)
+    }
+
+    // MARK: - Optionals
+
+    /// Writes a string, or UID 0 for `nil`, as `encodeIfPresent(_:forKey:)` does.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encodeIfPresent(_ value: String?, at index: Int) {
+        if let value { self.encode(value, at: index) } else { self.set(.uid(0), at: index) }
+    }
+
+    /// Writes any encodable value, or UID 0 for `nil`, as `encodeIfPresent(_:forKey:)` does.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
+    public mutating func encodeIfPresent<T: Encodable>(_ value: T?, at index: Int) throws {
+        if let value { try self.encode(value, at: index) } else { self.set(.uid(0), at: index) }
+    }
+}
+
+@available(*, unavailable)
+extension ArchiveObjectWriter: Sendable {}
