@@ -20,7 +20,10 @@ import Glibc
 //
 // Names are "<Impl>.<operation>/<records>":
 // - `KeyedArchiving.encode` / `.decode`: `KeyedArchiveEncoder().encode([Cat])` to a binary keyed
-//   archive, and `KeyedArchiveDecoder().decode([Cat].self, from: Data)` back.
+//   archive, and `KeyedArchiveDecoder().decode([Cat].self, from: Data)` back, on the `Codable` path
+//   (`directArchiving = .disabled`).
+// - `KeyedArchiving.encodeDirect` / `.decodeDirect`: the same, through the cat's direct conformance
+//   (`CatModel+Direct.swift`); the archive is the same.
 // - `PropertyListEncoder` / `PropertyListDecoder`: binary property list.
 // - `JSONEncoder` / `JSONDecoder`.
 // - `CodableFloor.encode` / `.decode`: the floor of the Codable protocols (`CodableFloor.swift`), an
@@ -78,12 +81,17 @@ let benchmarks: @Sendable () -> Void = {
         let decodeConfiguration = configuration(decodeMetrics, warmup: warmup, seconds: seconds, iterations: iterations)
         // Inputs are built lazily, once per process, and only for the benchmarks that run.
         let cats = Lazy { CatGenerator.cats(count: count) }
-        let ours = Lazy { encodedCats(count) { try KeyedArchiveEncoder().encode($0) } }
+        let ours = Lazy { encodedCats(count) { try codableArchiveEncoder().encode($0) } }
         let propertyList = Lazy { encodedCats(count) { try binaryPropertyListEncoder().encode($0) } }
         let json = Lazy { encodedCats(count) { try JSONEncoder().encode($0) } }
         // The round trips, checked once in each encoder's process.
         let oursChecked = Lazy {
+            let bytes = try! codableArchiveEncoder().encode(cats.value)
+            precondition(try! codableArchiveDecoder().decode([Cat].self, from: bytes) == cats.value)
+        }
+        let directChecked = Lazy {
             let bytes = try! KeyedArchiveEncoder().encode(cats.value)
+            precondition(bytes == ours.value)
             precondition(try! KeyedArchiveDecoder().decode([Cat].self, from: bytes) == cats.value)
         }
         let propertyListChecked = Lazy {
@@ -98,7 +106,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("KeyedArchiving.encode/\(label)", configuration: encodeConfiguration) { benchmark in
             oursChecked.value
             let value = cats.value
-            let encoder = KeyedArchiveEncoder()
+            let encoder = codableArchiveEncoder()
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try encoder.encode(value))
@@ -106,6 +114,25 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         Benchmark("KeyedArchiving.decode/\(label)", configuration: decodeConfiguration) { benchmark in
+            let bytes = ours.value
+            let decoder = codableArchiveDecoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try decoder.decode([Cat].self, from: bytes))
+            }
+        }
+
+        Benchmark("KeyedArchiving.encodeDirect/\(label)", configuration: encodeConfiguration) { benchmark in
+            directChecked.value
+            let value = cats.value
+            let encoder = KeyedArchiveEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try encoder.encode(value))
+            }
+        }
+
+        Benchmark("KeyedArchiving.decodeDirect/\(label)", configuration: decodeConfiguration) { benchmark in
             let bytes = ours.value
             let decoder = KeyedArchiveDecoder()
             benchmark.startMeasurement()
@@ -281,17 +308,17 @@ let benchmarks: @Sendable () -> Void = {
     let single = Lazy { CatGenerator.cats(count: 1_000) }
     Benchmark("KeyedArchiving.encodeOne/1k", configuration: oneConfiguration) { benchmark in
         let values = single.value
-        let encoder = KeyedArchiveEncoder()
-        precondition(try! KeyedArchiveDecoder().decode(Cat.self, from: encoder.encode(values[0])) == values[0])
+        let encoder = codableArchiveEncoder()
+        precondition(try! codableArchiveDecoder().decode(Cat.self, from: encoder.encode(values[0])) == values[0])
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             for value in values { blackHole(try encoder.encode(value)) }
         }
     }
     Benchmark("KeyedArchiving.decodeOne/1k", configuration: oneConfiguration) { benchmark in
-        let encoder = KeyedArchiveEncoder()
+        let encoder = codableArchiveEncoder()
         let archives = try single.value.map { try encoder.encode($0) }
-        let decoder = KeyedArchiveDecoder()
+        let decoder = codableArchiveDecoder()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             for bytes in archives { blackHole(try decoder.decode(Cat.self, from: bytes)) }

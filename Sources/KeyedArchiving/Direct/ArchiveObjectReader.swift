@@ -10,12 +10,6 @@
 
 import PropertyLists
 
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
-
 /// The object an ``ArchiveObjectDecodable`` value is being read from: it gives each property by
 /// the index of its key in the type's ``ArchiveObjectKeys``.
 ///
@@ -183,6 +177,38 @@ public struct ArchiveObjectReader: ~Copyable {
         }
         let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
         return try self.coder.decode(type, stored: self.stored(at: reference, at: position), at: position)
+    }
+
+    /// Reads an enum through its raw string, as the standard library's `init(from:)` of a
+    /// `RawRepresentable` type reads it, with the same errors; only for types that use that
+    /// conformance and declare no class names.
+    /// - Parameters:
+    ///   - type: The type to read.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does; `DecodingError.dataCorrupted` for a
+    ///   string that is no raw value of the type.
+    public func decodeRawValue<T: RawRepresentable & Decodable>(
+        _ type: T.Type = T.self,
+        at index: Int
+    ) throws -> T where T.RawValue == String {
+        let reference = self.reference(at: index)
+        // The commonest shape, a string object, where `init(from:)` would find the same string
+        // after the checks a composite value gets (no cycle through a string; the depth).
+        guard reference >= 0, self.node.depth < self.coder.session.maximumDepth,
+            case .uid(let uid)? = try? self.coder.session.reader.value(at: reference),
+            !self.coder.session.isInProgress(uid),
+            let raw = self.coder.quickString(at: reference)
+        else {
+            return try self.decodeValue(type, at: index, reference: reference)
+        }
+        guard let value = T(rawValue: raw) else {
+            throw self.dataCorruptedError(
+                at: index,
+                debugDescription: "Cannot initialize \(T.self) from invalid String value \(raw)"
+            )
+        }
+        return value
     }
 
     // MARK: - Optionals

@@ -99,6 +99,18 @@ public struct ArchiveObjectWriter: ~Copyable {
         self.set(.uid(self.session.encodeStringArray(value).rawValue), at: index)
     }
 
+    /// Writes an enum as its raw string, as the standard library's `encode(to:)` of a
+    /// `RawRepresentable` type writes it; only for types that use that conformance.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encodeRawValue<T: RawRepresentable & Encodable>(
+        _ value: T,
+        at index: Int
+    ) where T.RawValue == String {
+        self.encode(value.rawValue, at: index)
+    }
+
     /// Writes any encodable value, as a keyed container's `encode(_:forKey:)` does: a type that
     /// writes its own object, a collection, or a value through its `encode(to:)`.
     /// - Parameters:

@@ -1,0 +1,450 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import PropertyLists
+import Testing
+
+@testable import KeyedArchiving
+
+/// Types with an ``ArchiveObjectCodable`` conformance against the `Codable` path: the same
+/// bytes, the same values and the same errors.
+@Suite struct DirectArchivingTests {
+    // MARK: - Helpers
+
+    static func encoder(_ mode: DirectArchiving) -> KeyedArchiveEncoder {
+        var encoder = KeyedArchiveEncoder()
+        encoder.directArchiving = mode
+        return encoder
+    }
+
+    static func decoder(_ mode: DirectArchiving, limits: PropertyListLimits = .default) -> KeyedArchiveDecoder {
+        var decoder = KeyedArchiveDecoder()
+        decoder.directArchiving = mode
+        decoder.limits = limits
+        return decoder
+    }
+
+    /// A decoding's value, or its error as everything a caller can compare: the case, the type or
+    /// key, the coding path, the description and the underlying error's code.
+    enum Outcome<Value: Equatable>: Equatable {
+        case value(Value)
+        case failure(String)
+    }
+
+    static func outcome<T: Decodable & Equatable>(
+        _ type: T.Type,
+        from data: Data,
+        _ mode: DirectArchiving,
+        limits: PropertyListLimits = .default
+    ) -> Outcome<T> {
+        do {
+            return .value(try Self.decoder(mode, limits: limits).decode(type, from: data))
+        } catch {
+            return .failure(Self.describe(error))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(type(of: error)): \(error)" }
+        func describe(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            let code = (context.underlyingError as? KeyedArchiveError).map { " code \($0.code)" } ?? ""
+            return "at \(path.joined(separator: ".")): \(context.debugDescription)\(code)"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "keyNotFound \(key.stringValue) " + describe(context)
+        case .typeMismatch(let type, let context): return "typeMismatch \(type) " + describe(context)
+        case .valueNotFound(let type, let context): return "valueNotFound \(type) " + describe(context)
+        case .dataCorrupted(let context): return "dataCorrupted " + describe(context)
+        @unknown default: return "\(error)"
+        }
+    }
+
+    /// Expects both paths to write the same bytes, and both decoders to read them to `value`.
+    static func expectSamePaths<T: Codable & Equatable>(
+        _ value: T,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let direct = try Self.encoder(.enabled).encode(value)
+        let codable = try Self.encoder(.disabled).encode(value)
+        #expect(direct == codable, "archives differ", sourceLocation: sourceLocation)
+        for mode in [DirectArchiving.enabled, .disabled] {
+            #expect(Self.outcome(T.self, from: direct, mode) == .value(value), sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: - Bytes and values
+
+    @Test(arguments: [0, 1, 2, 3, 5, 8, 13, 100, 1_000])
+    func catsArchiveToTheSameBytesOnBothPaths(count: Int) throws {
+        for seed in 0..<UInt64(count < 100 ? 20 : 3) {
+            try Self.expectSamePaths(DirectCatGenerator.cats(count: count, seed: seed))
+        }
+    }
+
+    @Test func aSingleCatArchivesToTheSameBytesOnBothPaths() throws {
+        for cat in DirectCatGenerator.cats(count: 200, seed: 7) {
+            try Self.expectSamePaths(cat)
+            try Self.expectSamePaths(cat.birthPlace)
+        }
+    }
+
+    @Test func keyedArchiverAndUnarchiverUseTheDirectPath() throws {
+        let probes = [DirectProbe(value: 1), DirectProbe(value: 2)]
+        let archiver = KeyedArchiver(encoder: Self.encoder(.enabled))
+        try archiver.encode(probes, forKey: "probes")
+        let archive = try KeyedArchive(parsing: try archiver.finishEncoding())
+        // The direct conformance doubles the value it writes and adds one to the value it reads.
+        let codable = KeyedUnarchiver(archive: archive, decoder: Self.decoder(.disabled))
+        #expect(try codable.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 2), DirectProbe(value: 4)])
+        let direct = KeyedUnarchiver(archive: archive, decoder: Self.decoder(.enabled))
+        #expect(try direct.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 3), DirectProbe(value: 5)])
+    }
+
+    @Test func theOptionForcesTheCodablePath() throws {
+        let probe = DirectProbe(value: 10)
+        let direct = try Self.encoder(.enabled).encode(probe)
+        let codable = try Self.encoder(.disabled).encode(probe)
+        #expect(try Self.decoder(.disabled).decode(DirectProbe.self, from: direct) == DirectProbe(value: 20))
+        #expect(try Self.decoder(.disabled).decode(DirectProbe.self, from: codable) == DirectProbe(value: 10))
+        #expect(try Self.decoder(.enabled).decode(DirectProbe.self, from: codable) == DirectProbe(value: 11))
+        // A recycled encoder session switches paths with the option.
+        #expect(try Self.encoder(.enabled).encode(probe) == direct)
+    }
+
+    // MARK: - Mixing
+
+    @Test func directTypesInsideCodableValuesAndTheReverse() throws {
+        let cats = DirectCatGenerator.cats(count: 12, seed: 3)
+        let owner = DirectOwner(
+            name: "Ann",
+            cats: cats,
+            byName: Dictionary(cats.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+            favourite: cats.first,
+            maybeCats: [cats[1], nil, cats[2]]
+        )
+        let shelter = DirectShelter(
+            owner: owner,
+            cats: cats,
+            counts: ["FR": 2, "$class": 1],
+            lead: cats[4],
+            nested: [[cats[5]], [], [cats[6], cats[7]]],
+            id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        )
+        try Self.expectSamePaths(owner)
+        try Self.expectSamePaths(shelter)
+        try Self.expectSamePaths([shelter, shelter])
+        try Self.expectSamePaths(["a": shelter])
+    }
+
+    @Test func sharedInstancesAndCyclesOfADirectFinalClass() throws {
+        let first = DirectLink(name: "first")
+        let second = DirectLink(name: "second")
+        first.next = second
+        let list = [first, second, first]
+        let direct = try Self.encoder(.enabled).encode(list)
+        #expect(direct == (try Self.encoder(.disabled).encode(list)))
+        for mode in [DirectArchiving.enabled, .disabled] {
+            let decoded = try Self.decoder(mode).decode([DirectLink].self, from: direct)
+            #expect(decoded.map(\.name) == ["first", "second", "first"])
+            #expect(decoded[0] === decoded[2])
+            #expect(decoded[0].next === decoded[1])
+        }
+
+        second.next = first
+        defer { second.next = nil }
+        let cyclic = try Self.encoder(.enabled).encode(first)
+        #expect(cyclic == (try Self.encoder(.disabled).encode(first)))
+        let onDirect = Self.outcome(DirectLinkValue.self, from: cyclic, .enabled)
+        #expect(onDirect == Self.outcome(DirectLinkValue.self, from: cyclic, .disabled))
+        guard case .failure(let description) = onDirect else {
+            Issue.record("a cycle decoded")
+            return
+        }
+        #expect(description.contains("cyclicReference"))
+    }
+
+    // MARK: - Errors
+
+    /// Archives that do not hold valid cats fail alike on both paths.
+    @Test func damagedCatsFailAlikeOnBothPaths() throws {
+        let damaged: [Data] = [
+            try KeyedArchiveEncoder().encode([DamagedCat.missingName]),
+            try KeyedArchiveEncoder().encode([DamagedCat.missingName, DamagedCat.weightAsString]),
+            try KeyedArchiveEncoder().encode([DamagedCat.weightAsString]),
+            try KeyedArchiveEncoder().encode([DamagedCat.invalidSex]),
+            try KeyedArchiveEncoder().encode([DamagedCat.placeAsString]),
+            try KeyedArchiveEncoder().encode([DamagedCat.tagsAsNumber]),
+            try KeyedArchiveEncoder().encode([DamagedCat.nullName]),
+            try KeyedArchiveEncoder().encode([DamagedCat.placeMissingCity]),
+            try KeyedArchiveEncoder().encode(["not": "a cat"]),
+            try KeyedArchiveEncoder().encode(["a string, not a cat"]),
+        ]
+        for data in damaged {
+            let direct = Self.outcome([DirectCat].self, from: data, .enabled)
+            #expect(direct == Self.outcome([DirectCat].self, from: data, .disabled))
+            guard case .failure = direct else {
+                Issue.record("damaged cats decoded: \(direct)")
+                continue
+            }
+        }
+    }
+
+    /// Every byte of an archive of cats changed, one at a time: both paths decode the same cats
+    /// or fail with the same error.
+    @Test(arguments: [0x01, 0x80, 0xFF] as [UInt8])
+    func everyDamagedByteFailsAlikeOnBothPaths(mask: UInt8) throws {
+        let data = try KeyedArchiveEncoder().encode(DirectCatGenerator.cats(count: 3, seed: 11))
+        var differences: [String] = []
+        var failures = 0
+        for offset in data.indices {
+            var damaged = data
+            damaged[offset] ^= mask
+            let direct = Self.outcome([DirectCat].self, from: damaged, .enabled)
+            let codable = Self.outcome([DirectCat].self, from: damaged, .disabled)
+            if case .failure = direct { failures += 1 }
+            if direct != codable { differences.append("byte \(offset): \(direct) vs \(codable)") }
+        }
+        #expect(differences.isEmpty, "\(differences.prefix(5))")
+        #expect(failures > data.count / 4)
+    }
+
+    @Test func limitsHoldOnTheDirectPath() throws {
+        let cats = DirectCatGenerator.cats(count: 50, seed: 5)
+        let data = try KeyedArchiveEncoder().encode([cats])
+        var limitsList: [PropertyListLimits] = []
+        for depth in 1...4 {
+            var limits = PropertyListLimits.default
+            limits.maximumDepth = depth
+            limitsList.append(limits)
+        }
+        var small = PropertyListLimits.default
+        small.decodedSizeAllowance = 500
+        small.maximumExpansion = 0
+        limitsList.append(small)
+        for limits in limitsList {
+            let direct = Self.outcome([[DirectCat]].self, from: data, .enabled, limits: limits)
+            #expect(direct == Self.outcome([[DirectCat]].self, from: data, .disabled, limits: limits))
+            guard case .failure = direct else {
+                Issue.record("decoded past the limits \(limits)")
+                continue
+            }
+        }
+    }
+
+    @Test func classChecksHoldAtEveryReferenceOnTheDirectPath() throws {
+        let named = [DirectNamed(value: 1), DirectNamed(value: 2)]
+        try Self.expectSamePaths(named)
+        var encoder = KeyedArchiveEncoder()
+        encoder.setClassName("SomethingElse", for: DirectNamed.self)
+        let renamed = try encoder.encode(named)
+        let direct = Self.outcome([DirectNamed].self, from: renamed, .enabled)
+        #expect(direct == Self.outcome([DirectNamed].self, from: renamed, .disabled))
+        guard case .failure(let description) = direct else {
+            Issue.record("a renamed class decoded")
+            return
+        }
+        #expect(description.contains("classMismatch"))
+    }
+}
+
+// MARK: - Models
+
+/// Writes and reads differently on the two paths, so a test can tell which one ran.
+struct DirectProbe: Codable, Equatable, ArchiveObjectCodable {
+    var value: Int
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["value"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        writer.encode(self.value * 2, at: 0)
+    }
+
+    init(value: Int) {
+        self.value = value
+    }
+
+    init(archiveObject reader: inout ArchiveObjectReader) throws {
+        self.value = try reader.decode(at: 0) + 1
+    }
+}
+
+/// A plain `Codable` value holding direct values.
+struct DirectOwner: Codable, Equatable {
+    var name: String
+    var cats: [DirectCat]
+    var byName: [String: DirectCat]
+    var favourite: DirectCat?
+    var maybeCats: [DirectCat?]
+}
+
+/// A direct value holding plain `Codable` values.
+struct DirectShelter: Codable, Equatable, ArchiveObjectCodable {
+    var owner: DirectOwner
+    var cats: [DirectCat]
+    var counts: [String: Int]
+    var lead: DirectCat?
+    var nested: [[DirectCat]]
+    var id: UUID?
+
+    init(
+        owner: DirectOwner,
+        cats: [DirectCat],
+        counts: [String: Int],
+        lead: DirectCat?,
+        nested: [[DirectCat]],
+        id: UUID?
+    ) {
+        self.owner = owner
+        self.cats = cats
+        self.counts = counts
+        self.lead = lead
+        self.nested = nested
+        self.id = id
+    }
+
+    static var archiveObjectKeys: ArchiveObjectKeys {
+        ArchiveObjectKeys(["owner", "cats", "counts", "lead", "nested", "id"])
+    }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        try writer.encode(self.owner, at: 0)
+        try writer.encode(self.cats, at: 1)
+        try writer.encode(self.counts, at: 2)
+        try writer.encodeIfPresent(self.lead, at: 3)
+        try writer.encode(self.nested, at: 4)
+        try writer.encodeIfPresent(self.id, at: 5)
+    }
+
+    init(archiveObject reader: inout ArchiveObjectReader) throws {
+        self.owner = try reader.decode(at: 0)
+        self.cats = try reader.decode(at: 1)
+        self.counts = try reader.decode(at: 2)
+        self.lead = try reader.decodeIfPresent(at: 3)
+        self.nested = try reader.decode(at: 4)
+        self.id = try reader.decodeIfPresent(at: 5)
+    }
+}
+
+/// A final class with a direct conformance, shared and possibly cyclic.
+final class DirectLink: Codable, ArchiveObjectCodable {
+    var name: String
+    var next: DirectLink?
+
+    init(name: String) {
+        self.name = name
+    }
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["name", "next"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        writer.encode(self.name, at: 0)
+        try writer.encodeIfPresent(self.next, at: 1)
+    }
+
+    init(archiveObject reader: inout ArchiveObjectReader) throws {
+        self.name = try reader.decode(at: 0)
+        self.next = try reader.decodeIfPresent(at: 1)
+    }
+}
+
+/// The value twin of ``DirectLink``: a cycle cannot decode into values.
+struct DirectLinkValue: Codable, Equatable, ArchiveObjectCodable {
+    var name: String
+    var next: [DirectLinkValue]?
+
+    private enum CodingKeys: String, CodingKey {
+        case name
+        case next
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.next = try container.decodeIfPresent(DirectLinkValue.self, forKey: .next).map { [$0] }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.name, forKey: .name)
+        try container.encodeIfPresent(self.next?.first, forKey: .next)
+    }
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["name", "next"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        writer.encode(self.name, at: 0)
+        try writer.encodeIfPresent(self.next?.first, at: 1)
+    }
+
+    init(archiveObject reader: inout ArchiveObjectReader) throws {
+        self.name = try reader.decode(at: 0)
+        self.next = try reader.decodeIfPresent(DirectLinkValue.self, at: 1).map { [$0] }
+    }
+}
+
+/// A direct type that declares its class, checked at every reference.
+struct DirectNamed: Codable, Equatable, ArchivedClassNaming, ArchiveObjectCodable {
+    var value: Int
+
+    init(value: Int) {
+        self.value = value
+    }
+
+    static var archivedClassName: String { "DirectNamed" }
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["value"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        writer.encode(self.value, at: 0)
+    }
+
+    init(archiveObject reader: inout ArchiveObjectReader) throws {
+        self.value = try reader.decode(at: 0)
+    }
+}
+
+/// Cats as another writer may have left them, each wrong in one way.
+enum DamagedCat: Encodable {
+    case missingName
+    case weightAsString
+    case invalidSex
+    case placeAsString
+    case tagsAsNumber
+    case nullName
+    case placeMissingCity
+
+    private enum CodingKeys: String, CodingKey {
+        case name, surname, sex, nationality, birthPlace, birthday, tags, weight
+    }
+
+    private struct HalfPlace: Encodable {
+        var country = "FR"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if self != .missingName {
+            if self == .nullName { try container.encodeNil(forKey: .name) } else { try container.encode("Tom", forKey: .name) }
+        }
+        try container.encode("Paws", forKey: .surname)
+        try container.encode(self == .invalidSex ? "tabby" : "male", forKey: .sex)
+        try container.encode("FR", forKey: .nationality)
+        switch self {
+        case .placeAsString: try container.encode("Paris", forKey: .birthPlace)
+        case .placeMissingCity: try container.encode(HalfPlace(), forKey: .birthPlace)
+        default: try container.encode(DirectPlace(country: "FR", city: "Paris"), forKey: .birthPlace)
+        }
+        try container.encode(Date(timeIntervalSinceReferenceDate: 0), forKey: .birthday)
+        if self == .tagsAsNumber { try container.encode(3, forKey: .tags) } else { try container.encode(["a"], forKey: .tags) }
+        if self == .weightAsString { try container.encode("heavy", forKey: .weight) } else { try container.encode(4.5, forKey: .weight) }
+    }
+}
