@@ -220,23 +220,28 @@ import Testing
     @Test func limitsHoldOnTheDirectPath() throws {
         let cats = DirectCatGenerator.cats(count: 50, seed: 5)
         let data = try KeyedArchiveEncoder().encode([cats])
-        var limitsList: [PropertyListLimits] = []
+        // (limits, whether they fail): the places are at depth 3, under the arrays and the cats.
+        var cases: [(PropertyListLimits, Bool)] = []
         for depth in 1...4 {
             var limits = PropertyListLimits.default
             limits.maximumDepth = depth
-            limitsList.append(limits)
+            cases.append((limits, depth < 3))
         }
         var small = PropertyListLimits.default
         small.decodedSizeAllowance = 500
         small.maximumExpansion = 0
-        limitsList.append(small)
-        for limits in limitsList {
+        cases.append((small, true))
+        // Budgets running out at every point of the decoding, inside the cats included.
+        for allowance in stride(from: 600, through: 12_000, by: 150) {
+            var limits = small
+            limits.decodedSizeAllowance = allowance
+            cases.append((limits, false))
+        }
+        for (limits, fails) in cases {
             let direct = Self.outcome([[DirectCat]].self, from: data, .enabled, limits: limits)
             #expect(direct == Self.outcome([[DirectCat]].self, from: data, .disabled, limits: limits))
-            guard case .failure = direct else {
-                Issue.record("decoded past the limits \(limits)")
-                continue
-            }
+            if case .failure = direct { continue }
+            #expect(!fails, "decoded past the limits \(limits)")
         }
     }
 
