@@ -104,9 +104,13 @@ import Testing
         let archive = try KeyedArchive(parsing: try archiver.finishEncoding())
         // The direct conformance doubles the value it writes and adds one to the value it reads.
         let codable = KeyedUnarchiver(archive: archive, decoder: Self.decoder(.disabled))
-        #expect(try codable.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 2), DirectProbe(value: 4)])
+        #expect(
+            try codable.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 2), DirectProbe(value: 4)]
+        )
         let direct = KeyedUnarchiver(archive: archive, decoder: Self.decoder(.enabled))
-        #expect(try direct.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 3), DirectProbe(value: 5)])
+        #expect(
+            try direct.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 3), DirectProbe(value: 5)]
+        )
     }
 
     @Test func theOptionForcesTheCodablePath() throws {
@@ -438,7 +442,11 @@ enum DamagedCat: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if self != .missingName {
-            if self == .nullName { try container.encodeNil(forKey: .name) } else { try container.encode("Tom", forKey: .name) }
+            if self == .nullName {
+                try container.encodeNil(forKey: .name)
+            } else {
+                try container.encode("Tom", forKey: .name)
+            }
         }
         try container.encode("Paws", forKey: .surname)
         try container.encode(self == .invalidSex ? "tabby" : "male", forKey: .sex)
@@ -449,7 +457,15 @@ enum DamagedCat: Encodable {
         default: try container.encode(DirectPlace(country: "FR", city: "Paris"), forKey: .birthPlace)
         }
         try container.encode(Date(timeIntervalSinceReferenceDate: 0), forKey: .birthday)
-        if self == .tagsAsNumber { try container.encode(3, forKey: .tags) } else { try container.encode(["a"], forKey: .tags) }
-        if self == .weightAsString { try container.encode("heavy", forKey: .weight) } else { try container.encode(4.5, forKey: .weight) }
+        if self == .tagsAsNumber {
+            try container.encode(3, forKey: .tags)
+        } else {
+            try container.encode(["a"], forKey: .tags)
+        }
+        if self == .weightAsString {
+            try container.encode("heavy", forKey: .weight)
+        } else {
+            try container.encode(4.5, forKey: .weight)
+        }
     }
 }
