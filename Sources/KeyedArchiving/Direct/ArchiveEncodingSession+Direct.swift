@@ -17,9 +17,9 @@ import PropertyLists
 /// that depth once nothing else refers to it.
 internal final class ArchiveObjectFrame {
     /// The coding path of the object's parent.
-    var parent = ArchiveEncodingParent(.root)
+    @exclusivity(unchecked) var parent = ArchiveEncodingParent(.root)
     /// The object's key in its parent.
-    var key: (any CodingKey)?
+    @exclusivity(unchecked) var key: (any CodingKey)?
 
     /// The object's coding path.
     var path: CodingPathNode { self.parent.appending(self.key) }
@@ -83,7 +83,7 @@ extension ArchiveEncodingSession {
         try value.encodeArchiveObject(to: &writer)
 
         let classUID = self.classUID(for: info)
-        self.table.fill(uid, classUID: classUID, keys: keys, values: self.objectValues, from: start, unset: .unset)
+        self.table.fill(uid, classUID: classUID, keys: keys, values: self.objectValues, from: start)
         return uid
     }
 
@@ -125,6 +125,14 @@ extension ArchiveEncodingSession {
 }
 
 extension ArchiveEncodingTable.Value {
-    /// The marker of a writer's slot no value was written to.
-    static var unset: Self { .uid(UInt64.max) }
+    /// The marker of a writer's slot no value was written to: a UID no table reaches, with a
+    /// count no UID has.
+    static var unset: Self { Self(kind: .uid, payload: .max, count: .max) }
+
+    /// Whether this is ``unset``, tested without the enum's `Equatable` witness.
+    @inline(__always)
+    var isUnset: Bool {
+        guard self.payload == .max, self.count == .max, case .uid = self.kind else { return false }
+        return true
+    }
 }

@@ -182,33 +182,45 @@ public struct ArchiveObjectReader: ~Copyable {
     /// Reads an enum through its raw string, as the standard library's `init(from:)` of a
     /// `RawRepresentable` type reads it, with the same errors; only for types that use that
     /// conformance and declare no class names.
+    ///
+    /// Inlinable, so that `init(rawValue:)` runs where the type is known.
     /// - Parameters:
     ///   - type: The type to read.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does; `DecodingError.dataCorrupted` for a
     ///   string that is no raw value of the type.
+    @inlinable
     public func decodeRawValue<T: RawRepresentable & Decodable>(
         _ type: T.Type = T.self,
         at index: Int
     ) throws -> T where T.RawValue == String {
+        guard let raw = self.quickRawString(at: index) else { return try self.decode(type, at: index) }
+        guard let value = T(rawValue: raw) else { throw self.invalidRawValue(raw, of: type, at: index) }
+        return value
+    }
+
+    /// The string at a key when it is a string object that `init(from:)` would read after the
+    /// checks a composite value gets (no cycle through a string; the depth), else `nil`.
+    @usableFromInline
+    func quickRawString(at index: Int) -> String? {
         let reference = self.reference(at: index)
-        // The commonest shape, a string object, where `init(from:)` would find the same string
-        // after the checks a composite value gets (no cycle through a string; the depth).
         guard reference >= 0, self.node.depth < self.coder.session.maximumDepth,
             case .uid(let uid)? = try? self.coder.session.reader.value(at: reference),
-            !self.coder.session.isInProgress(uid),
-            let raw = self.coder.quickString(at: reference)
-        else {
-            return try self.decodeValue(type, at: index, reference: reference)
-        }
-        guard let value = T(rawValue: raw) else {
-            throw self.dataCorruptedError(
-                at: index,
-                debugDescription: "Cannot initialize \(T.self) from invalid String value \(raw)"
-            )
-        }
-        return value
+            !self.coder.session.isInProgress(uid)
+        else { return nil }
+        return self.coder.quickString(at: reference)
+    }
+
+    /// The error `init(from:)` of a `RawRepresentable` type throws for a string that is none of its
+    /// raw values.
+    @usableFromInline
+    @inline(never)
+    func invalidRawValue(_ raw: String, of type: Any.Type, at index: Int) -> DecodingError {
+        self.dataCorruptedError(
+            at: index,
+            debugDescription: "Cannot initialize \(type) from invalid String value \(raw)"
+        )
     }
 
     // MARK: - Optionals
@@ -222,31 +234,39 @@ public struct ArchiveObjectReader: ~Copyable {
     public func decodeIfPresent(_ type: String.Type = String.self, at index: Int) throws -> String? {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.coder.quickString(at: reference) { return value }
-        return try self.decodeValueIfPresent(type, reference: reference, at: index)
+        if try self.decodeNil(at: index) { return nil }
+        return try self.decodeValue(type, at: index, reference: reference)
     }
 
     /// Reads any decodable value, or `nil` if the key is absent or holds `nil`, as
     /// `decodeIfPresent(_:forKey:)` does.
+    ///
+    /// Inlinable, so that the optional is made where its type is known: unspecialized code would
+    /// look up the metadata of `Optional<T>` on every call.
     /// - Parameters:
     ///   - type: The type to read.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value, or `nil`.
     /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
+    @inlinable
     public func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
-        try self.decodeValueIfPresent(type, reference: self.reference(at: index), at: index)
+        if try self.decodeNil(at: index) { return nil }
+        return try self.decode(type, at: index)
     }
 
-    private func decodeValueIfPresent<T: Decodable>(_ type: T.Type, reference: Int, at index: Int) throws -> T? {
-        guard reference >= 0 else { return nil }
+    /// Whether a key is absent or holds `nil` (UID 0 or an `NSNull`), as
+    /// `decodeIfPresent(_:forKey:)` tells before it decodes.
+    /// - Parameter index: The index of the key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: Whether there is no value to decode.
+    /// - Throws: `DecodingError.dataCorrupted` if the key refers to no valid object, as
+    ///   `decodeIfPresent(_:forKey:)` does.
+    public func decodeNil(at index: Int) throws -> Bool {
+        let reference = self.reference(at: index)
+        guard reference >= 0 else { return true }
         let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
-        let stored = try self.stored(at: reference, at: position)
-        guard case .uid(let uid) = stored else {
-            return try self.coder.decode(type, object: stored, uid: nil, at: position, reentrant: false)
-        }
-        guard uid.rawValue != 0 else { return nil }
-        let object = try self.coder.object(at: uid, at: position)
-        if self.coder.isNil(object, uid: uid) { return nil }
-        return try self.coder.decode(type, object: object, uid: uid, at: position, reentrant: false)
+        guard case .uid(let uid) = try self.stored(at: reference, at: position) else { return false }
+        guard uid.rawValue != 0 else { return true }
+        return self.coder.isNil(try self.coder.object(at: uid, at: position), uid: uid)
     }
 
     /// The stored value at an object reference, as a `DecodingError` when it is not valid.
@@ -281,6 +301,13 @@ extension ArchiveObjectDecodable {
             value = try Self(from: decoder)
         }
         if T.self == Self.self { return unsafeBitCast(value, to: T.self) }
+        return try Self.cast(value, to: T.self, in: decoder)
+    }
+
+    /// `value` as `T`, apart: the cast's optional would otherwise cost a metadata lookup on every
+    /// call of ``decodeArchiveValue(as:from:keyTable:)``, cast or not.
+    @inline(never)
+    private static func cast<T>(_ value: Self, to type: T.Type, in decoder: _ArchiveDecoder) throws -> T {
         guard let cast = value as? T else {
             let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
             throw decoder.mismatch(T.self, object: decoder.object, uid: decoder.uid, at: position)

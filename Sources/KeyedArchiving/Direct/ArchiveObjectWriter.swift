@@ -143,12 +143,22 @@ public struct ArchiveObjectWriter: ~Copyable {
     }
 
     /// Writes any encodable value, or UID 0 for `nil`, as `encodeIfPresent(_:forKey:)` does.
+    ///
+    /// Inlinable, so that the optional is unwrapped where its type is known: unspecialized code
+    /// would look up the metadata of `Optional<T>` on every call.
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
+    @inlinable
     public mutating func encodeIfPresent<T: Encodable>(_ value: T?, at index: Int) throws {
-        if let value { try self.encode(value, at: index) } else { self.set(.uid(0), at: index) }
+        if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
+    }
+
+    /// Writes `nil`: UID 0, as `encodeNil(forKey:)` does.
+    /// - Parameter index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encodeNil(at index: Int) {
+        self.set(.uid(0), at: index)
     }
 }
 

@@ -194,24 +194,17 @@ internal struct ArchiveEncodingTable {
     /// `$class` first, then each key whose value is set, in order.
     /// - Parameters:
     ///   - keys: The keys, one per value of the run.
-    ///   - values: Holds the run, from `start`; values equal to `unset` are left out with their keys.
-    mutating func fill(
-        _ uid: UID,
-        classUID: UID,
-        keys: [Key],
-        values: [Value],
-        from start: Int,
-        unset: Value
-    ) {
+    ///   - values: Holds the run, from `start`; values that are `isUnset` are left out with their keys.
+    mutating func fill(_ uid: UID, classUID: UID, keys: [Key], values: [Value], from start: Int) {
         let itemStart = self.builder.items.count
         self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
         var count: UInt32 = 1
-        for index in keys.indices where !values[start + index].isSame(as: unset) {
+        for index in keys.indices where !values[start + index].isUnset {
             self.builder.items.append(.string(id: keys[index].id))
             count += 1
         }
         self.builder.items.append(.uid(classUID.rawValue))
-        for index in keys.indices where !values[start + index].isSame(as: unset) {
+        for index in keys.indices where !values[start + index].isUnset {
             self.builder.items.append(values[start + index])
         }
         self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(itemStart), count: count)
@@ -408,13 +401,5 @@ internal struct ArchiveEncodingTable {
         ]
         let root = self.builder.dictionary(keys: keys, values: values)
         return self.builder.writeData(root: root, uidCount: self.objects.count)
-    }
-}
-
-extension BinaryPropertyListBuilder.Value {
-    /// Whether two values are the same: the same kind, payload and count.
-    @inline(__always)
-    func isSame(as other: Self) -> Bool {
-        self.kind == other.kind && self.payload == other.payload && self.count == other.count
     }
 }
