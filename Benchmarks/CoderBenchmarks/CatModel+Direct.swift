@@ -21,8 +21,8 @@ extension Place: ArchiveObjectCodable {
     static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["country", "city"]) }
 
     func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
-        writer.encode(self.country, at: 0)
-        writer.encode(self.city, at: 1)
+        try writer.encode(self.country, at: 0)
+        try writer.encode(self.city, at: 1)
     }
 
     init(archiveObject reader: inout ArchiveObjectReader) throws {
@@ -37,14 +37,14 @@ extension Cat: ArchiveObjectCodable {
     }
 
     func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
-        writer.encode(self.name, at: 0)
-        writer.encodeIfPresent(self.surname, at: 1)
-        writer.encodeRawValue(self.sex, at: 2)
-        writer.encode(self.nationality, at: 3)
+        try writer.encode(self.name, at: 0)
+        try writer.encodeIfPresent(self.surname, at: 1)
+        try writer.encodeRawValue(self.sex, at: 2)
+        try writer.encode(self.nationality, at: 3)
         try writer.encodeIfPresent(self.birthPlace, at: 4)
-        writer.encode(self.birthday, at: 5)
-        writer.encode(self.tags, at: 6)
-        writer.encode(self.weight, at: 7)
+        try writer.encode(self.birthday, at: 5)
+        try writer.encode(self.tags, at: 6)
+        try writer.encode(self.weight, at: 7)
     }
 
     init(archiveObject reader: inout ArchiveObjectReader) throws {

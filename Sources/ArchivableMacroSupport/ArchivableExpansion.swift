@@ -345,8 +345,9 @@ extension ArchivableType {
         return Self.function("\(self.access)func encode(to encoder: any Swift.Encoder) throws", lines)
     }
 
-    /// A function declaration: `signature`, then `lines` indented in braces.
-    private static func function(_ signature: String, _ lines: [String]) -> String {
-        "\(signature) {\n" + lines.map { "    \($0)" }.joined(separator: "\n") + "\n}"
+    /// A declaration with a body: `signature`, then `lines` indented in braces.
+    static func function(_ signature: String, _ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "\(signature) {\n}" }
+        return "\(signature) {\n" + lines.map { "    \($0)" }.joined(separator: "\n") + "\n}"
     }
 }

@@ -16,7 +16,10 @@ public import SwiftSyntaxMacros
 /// `@Archivable`: a `Codable` conformance that follows the evolution rules of `ArchiveEvolution`.
 ///
 /// The extension role adds the conformances and, for structs and enums, every member; the member
-/// role adds a final class's `init(from:)`, which cannot live in an extension.
+/// role adds a final class's initializers (`init(from:)`, `init(archiveObject:)`), which cannot
+/// live in an extension. Structs and final classes also get the direct conformances
+/// (`ArchiveObjectEncodable`, `ArchiveObjectDecodable`), which this package's coders use instead
+/// of the `Codable` ones.
 public struct ArchivableMacro: ExtensionMacro, MemberMacro {
     /// Adds the conformances and the members that can live in extensions.
     public static func expansion(
@@ -59,10 +62,25 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
             let naming = conformances([("ArchivedClassNaming", "KeyedArchiving.ArchivedClassNaming")])
             extensions.append(Self.extensionText("extension \(typeName)\(naming)", members))
         }
+        let encodable = requested.contains("ArchiveObjectEncodable")
+        let decodable = requested.contains("ArchiveObjectDecodable")
+        if analysed.hasDirectConformances && (encodable || decodable) {
+            let direct = conformances([
+                ("ArchiveObjectEncodable", "KeyedArchiving.ArchiveObjectEncodable"),
+                ("ArchiveObjectDecodable", "KeyedArchiving.ArchiveObjectDecodable"),
+            ])
+            extensions.append(
+                Self.extensionText(
+                    "extension \(typeName)\(direct)\(analysed.whereClause("Swift.Codable"))",
+                    analysed.directMembers(encodable: encodable, decodable: decodable)
+                )
+            )
+        }
         return extensions.compactMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) }
     }
 
-    /// Adds a final class's `init(from:)`, and `init()` when the class would lose its implicit one.
+    /// Adds a final class's `init(from:)`, its `init(archiveObject:)` when the class is to conform
+    /// to `ArchiveObjectDecodable`, and `init()` when the class would lose its implicit one.
     public static func expansion(
         of node: AttributeSyntax,
         providingMembersOf declaration: some DeclGroupSyntax,
@@ -75,7 +93,11 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         guard let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics) else {
             return []
         }
-        return analysed.classMembers().map { DeclSyntax(stringLiteral: $0) }
+        var members = analysed.classMembers()
+        if protocols.contains(where: { $0.trimmedDescription.hasSuffix("ArchiveObjectDecodable") }) {
+            members += analysed.directClassMembers()
+        }
+        return members.map { DeclSyntax(stringLiteral: $0) }
     }
 
     /// An extension with `header` and `members`, separated by blank lines.

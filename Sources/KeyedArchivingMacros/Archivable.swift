@@ -35,7 +35,10 @@
 /// ```
 ///
 /// Works on structs, final classes and enums, generic or not; the type conforms to `Codable` and
-/// `ArchiveVersioned`. See <doc:EvolvingArchivedTypes>.
+/// `ArchiveVersioned`. Structs and final classes also conform to `ArchiveObjectEncodable` and
+/// `ArchiveObjectDecodable`: this package's coders then write and read their objects directly,
+/// without `Encoder` containers, to the same bytes and values. See <doc:EvolvingArchivedTypes> and
+/// <doc:ArchivableExpansion>.
 /// - Parameters:
 ///   - version: The version the type writes, 1 or more. Raise it only for a change that needs a
 ///     migration; a type whose version differs from `unversionedVersion` writes it under
@@ -54,6 +57,8 @@
     ArchiveVersioned,
     ArchiveMigrating,
     ArchivedClassNaming,
+    ArchiveObjectEncodable,
+    ArchiveObjectDecodable,
     names: named(CodingKeys),
     named(init(from:)),
     named(encode(to:)),
@@ -62,9 +67,18 @@
     named(archiveVersionKey),
     named(PreviousArchiveVersion),
     named(archivedClassName),
-    named(acceptedArchivedClassNames)
+    named(acceptedArchivedClassNames),
+    named(archiveObjectKeys),
+    named(encodeArchiveObject(to:)),
+    named(init(archiveObject:))
 )
-@attached(member, names: named(init(from:)), named(init))
+@attached(
+    member,
+    conformances: ArchiveObjectDecodable,
+    names: named(init(from:)),
+    named(init(archiveObject:)),
+    named(init)
+)
 public macro Archivable(
     version: Int = 1,
     previousVersion: (any Decodable.Type)? = nil,

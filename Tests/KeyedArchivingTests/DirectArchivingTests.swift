@@ -10,6 +10,7 @@
 
 import Foundation
 import PropertyLists
+import TestSupport
 import Testing
 
 @testable import KeyedArchiving
@@ -19,65 +20,16 @@ import Testing
 @Suite struct DirectArchivingTests {
     // MARK: - Helpers
 
-    static func encoder(_ mode: DirectArchiving) -> KeyedArchiveEncoder {
-        var encoder = KeyedArchiveEncoder()
-        encoder.directArchiving = mode
-        return encoder
-    }
-
-    static func decoder(_ mode: DirectArchiving, limits: PropertyListLimits = .default) -> KeyedArchiveDecoder {
-        var decoder = KeyedArchiveDecoder()
-        decoder.directArchiving = mode
-        decoder.limits = limits
-        return decoder
-    }
-
-    /// A decoding's value, or its error as everything a caller can compare: the case, the type or
-    /// key, the coding path, the description and the underlying error's code.
-    enum Outcome<Value: Equatable>: Equatable {
-        case value(Value)
-        case failure(String)
-    }
-
-    static func outcome<T: Decodable & Equatable>(
-        _ type: T.Type,
-        from data: Data,
-        _ mode: DirectArchiving,
-        limits: PropertyListLimits = .default
-    ) -> Outcome<T> {
-        do {
-            return .value(try Self.decoder(mode, limits: limits).decode(type, from: data))
-        } catch {
-            return .failure(Self.describe(error))
-        }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(type(of: error)): \(error)" }
-        func describe(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            let code = (context.underlyingError as? KeyedArchiveError).map { " code \($0.code)" } ?? ""
-            return "at \(path.joined(separator: ".")): \(context.debugDescription)\(code)"
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "keyNotFound \(key.stringValue) " + describe(context)
-        case .typeMismatch(let type, let context): return "typeMismatch \(type) " + describe(context)
-        case .valueNotFound(let type, let context): return "valueNotFound \(type) " + describe(context)
-        case .dataCorrupted(let context): return "dataCorrupted " + describe(context)
-        @unknown default: return "\(error)"
-        }
-    }
-
     /// Expects both paths to write the same bytes, and both decoders to read them to `value`.
     static func expectSamePaths<T: Codable & Equatable>(
         _ value: T,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let direct = try Self.encoder(.enabled).encode(value)
-        let codable = try Self.encoder(.disabled).encode(value)
+        let direct = try BothPaths.encoder(.enabled).encode(value)
+        let codable = try BothPaths.encoder(.disabled).encode(value)
         #expect(direct == codable, "archives differ", sourceLocation: sourceLocation)
         for mode in [DirectArchiving.enabled, .disabled] {
-            #expect(Self.outcome(T.self, from: direct, mode) == .value(value), sourceLocation: sourceLocation)
+            #expect(BothPaths.outcome(T.self, from: direct, mode) == .value(value), sourceLocation: sourceLocation)
         }
     }
 
@@ -99,15 +51,15 @@ import Testing
 
     @Test func keyedArchiverAndUnarchiverUseTheDirectPath() throws {
         let probes = [DirectProbe(value: 1), DirectProbe(value: 2)]
-        let archiver = KeyedArchiver(encoder: Self.encoder(.enabled))
+        let archiver = KeyedArchiver(encoder: BothPaths.encoder(.enabled))
         try archiver.encode(probes, forKey: "probes")
         let archive = try KeyedArchive(parsing: try archiver.finishEncoding())
         // The direct conformance doubles the value it writes and adds one to the value it reads.
-        let codable = KeyedUnarchiver(archive: archive, decoder: Self.decoder(.disabled))
+        let codable = KeyedUnarchiver(archive: archive, decoder: BothPaths.decoder(.disabled))
         #expect(
             try codable.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 2), DirectProbe(value: 4)]
         )
-        let direct = KeyedUnarchiver(archive: archive, decoder: Self.decoder(.enabled))
+        let direct = KeyedUnarchiver(archive: archive, decoder: BothPaths.decoder(.enabled))
         #expect(
             try direct.decode([DirectProbe].self, forKey: "probes") == [DirectProbe(value: 3), DirectProbe(value: 5)]
         )
@@ -115,13 +67,13 @@ import Testing
 
     @Test func theOptionForcesTheCodablePath() throws {
         let probe = DirectProbe(value: 10)
-        let direct = try Self.encoder(.enabled).encode(probe)
-        let codable = try Self.encoder(.disabled).encode(probe)
-        #expect(try Self.decoder(.disabled).decode(DirectProbe.self, from: direct) == DirectProbe(value: 20))
-        #expect(try Self.decoder(.disabled).decode(DirectProbe.self, from: codable) == DirectProbe(value: 10))
-        #expect(try Self.decoder(.enabled).decode(DirectProbe.self, from: codable) == DirectProbe(value: 11))
+        let direct = try BothPaths.encoder(.enabled).encode(probe)
+        let codable = try BothPaths.encoder(.disabled).encode(probe)
+        #expect(try BothPaths.decoder(.disabled).decode(DirectProbe.self, from: direct) == DirectProbe(value: 20))
+        #expect(try BothPaths.decoder(.disabled).decode(DirectProbe.self, from: codable) == DirectProbe(value: 10))
+        #expect(try BothPaths.decoder(.enabled).decode(DirectProbe.self, from: codable) == DirectProbe(value: 11))
         // A recycled encoder session switches paths with the option.
-        #expect(try Self.encoder(.enabled).encode(probe) == direct)
+        #expect(try BothPaths.encoder(.enabled).encode(probe) == direct)
     }
 
     // MARK: - Mixing
@@ -154,10 +106,10 @@ import Testing
         let second = DirectLink(name: "second")
         first.next = second
         let list = [first, second, first]
-        let direct = try Self.encoder(.enabled).encode(list)
-        #expect(direct == (try Self.encoder(.disabled).encode(list)))
+        let direct = try BothPaths.encoder(.enabled).encode(list)
+        #expect(direct == (try BothPaths.encoder(.disabled).encode(list)))
         for mode in [DirectArchiving.enabled, .disabled] {
-            let decoded = try Self.decoder(mode).decode([DirectLink].self, from: direct)
+            let decoded = try BothPaths.decoder(mode).decode([DirectLink].self, from: direct)
             #expect(decoded.map(\.name) == ["first", "second", "first"])
             #expect(decoded[0] === decoded[2])
             #expect(decoded[0].next === decoded[1])
@@ -165,10 +117,10 @@ import Testing
 
         second.next = first
         defer { second.next = nil }
-        let cyclic = try Self.encoder(.enabled).encode(first)
-        #expect(cyclic == (try Self.encoder(.disabled).encode(first)))
-        let onDirect = Self.outcome(DirectLinkValue.self, from: cyclic, .enabled)
-        #expect(onDirect == Self.outcome(DirectLinkValue.self, from: cyclic, .disabled))
+        let cyclic = try BothPaths.encoder(.enabled).encode(first)
+        #expect(cyclic == (try BothPaths.encoder(.disabled).encode(first)))
+        let onDirect = BothPaths.outcome(DirectLinkValue.self, from: cyclic, .enabled)
+        #expect(onDirect == BothPaths.outcome(DirectLinkValue.self, from: cyclic, .disabled))
         guard case .failure(let description) = onDirect else {
             Issue.record("a cycle decoded")
             return
@@ -193,8 +145,8 @@ import Testing
             try KeyedArchiveEncoder().encode(["a string, not a cat"]),
         ]
         for data in damaged {
-            let direct = Self.outcome([DirectCat].self, from: data, .enabled)
-            #expect(direct == Self.outcome([DirectCat].self, from: data, .disabled))
+            let direct = BothPaths.outcome([DirectCat].self, from: data, .enabled)
+            #expect(direct == BothPaths.outcome([DirectCat].self, from: data, .disabled))
             guard case .failure = direct else {
                 Issue.record("damaged cats decoded: \(direct)")
                 continue
@@ -207,16 +159,7 @@ import Testing
     @Test(arguments: [0x01, 0x80, 0xFF] as [UInt8])
     func everyDamagedByteFailsAlikeOnBothPaths(mask: UInt8) throws {
         let data = try KeyedArchiveEncoder().encode(DirectCatGenerator.cats(count: 3, seed: 11))
-        var differences: [String] = []
-        var failures = 0
-        for offset in data.indices {
-            var damaged = data
-            damaged[offset] ^= mask
-            let direct = Self.outcome([DirectCat].self, from: damaged, .enabled)
-            let codable = Self.outcome([DirectCat].self, from: damaged, .disabled)
-            if case .failure = direct { failures += 1 }
-            if direct != codable { differences.append("byte \(offset): \(direct) vs \(codable)") }
-        }
+        let (differences, failures) = BothPaths.damagedByteDifferences([DirectCat].self, in: data, mask: mask)
         #expect(differences.isEmpty, "\(differences.prefix(5))")
         #expect(failures > data.count / 4)
     }
@@ -242,8 +185,8 @@ import Testing
             cases.append((limits, false))
         }
         for (limits, fails) in cases {
-            let direct = Self.outcome([[DirectCat]].self, from: data, .enabled, limits: limits)
-            #expect(direct == Self.outcome([[DirectCat]].self, from: data, .disabled, limits: limits))
+            let direct = BothPaths.outcome([[DirectCat]].self, from: data, .enabled, limits: limits)
+            #expect(direct == BothPaths.outcome([[DirectCat]].self, from: data, .disabled, limits: limits))
             if case .failure = direct { continue }
             #expect(!fails, "decoded past the limits \(limits)")
         }
@@ -255,8 +198,8 @@ import Testing
         var encoder = KeyedArchiveEncoder()
         encoder.setClassName("SomethingElse", for: DirectNamed.self)
         let renamed = try encoder.encode(named)
-        let direct = Self.outcome([DirectNamed].self, from: renamed, .enabled)
-        #expect(direct == Self.outcome([DirectNamed].self, from: renamed, .disabled))
+        let direct = BothPaths.outcome([DirectNamed].self, from: renamed, .enabled)
+        #expect(direct == BothPaths.outcome([DirectNamed].self, from: renamed, .disabled))
         guard case .failure(let description) = direct else {
             Issue.record("a renamed class decoded")
             return
@@ -274,7 +217,7 @@ struct DirectProbe: Codable, Equatable, ArchiveObjectCodable {
     static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["value"]) }
 
     func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
-        writer.encode(self.value * 2, at: 0)
+        try writer.encode(self.value * 2, at: 0)
     }
 
     init(value: Int) {
@@ -355,7 +298,7 @@ final class DirectLink: Codable, ArchiveObjectCodable {
     static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["name", "next"]) }
 
     func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
-        writer.encode(self.name, at: 0)
+        try writer.encode(self.name, at: 0)
         try writer.encodeIfPresent(self.next, at: 1)
     }
 
@@ -390,7 +333,7 @@ struct DirectLinkValue: Codable, Equatable, ArchiveObjectCodable {
     static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["name", "next"]) }
 
     func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
-        writer.encode(self.name, at: 0)
+        try writer.encode(self.name, at: 0)
         try writer.encodeIfPresent(self.next?.first, at: 1)
     }
 
@@ -413,7 +356,7 @@ struct DirectNamed: Codable, Equatable, ArchivedClassNaming, ArchiveObjectCodabl
     static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["value"]) }
 
     func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
-        writer.encode(self.value, at: 0)
+        try writer.encode(self.value, at: 0)
     }
 
     init(archiveObject reader: inout ArchiveObjectReader) throws {

@@ -69,6 +69,7 @@ extension ArchiveEncodingSession {
         let keys = info.objectKeys ?? self.resolveObjectKeys(of: info)
 
         let start = self.objectValues.count
+        let extrasStart = self.objectExtras.count
         self.objectValues.append(contentsOf: repeatElement(ArchiveObjectWriter.unset, count: keys.count))
         let frame = self.objectFrame(parent: parent, key: key)
         self.objectDepth += 1
@@ -78,13 +79,49 @@ extension ArchiveEncodingSession {
             frame.parent = ArchiveEncodingParent(.root)
             frame.key = nil
             self.objectValues.removeSubrange(start...)
+            if self.objectExtras.count > extrasStart { self.objectExtras.removeSubrange(extrasStart...) }
         }
-        var writer = ArchiveObjectWriter(session: self, info: info, frame: frame, start: start)
+        var writer = ArchiveObjectWriter(
+            session: self,
+            info: info,
+            frame: frame,
+            start: start,
+            extrasStart: extrasStart
+        )
         try value.encodeArchiveObject(to: &writer)
 
         let classUID = self.classUID(for: info)
-        self.table.fill(uid, classUID: classUID, keys: keys, values: self.objectValues, from: start)
+        self.table.fill(
+            uid,
+            classUID: classUID,
+            keys: keys,
+            values: self.objectValues,
+            from: start,
+            extras: self.objectExtras[extrasStart...]
+        )
         return uid
+    }
+
+    /// Adds kept fields to the object a writer is writing, as ``_ArchiveEncoder/setArchivedFields(_:)``
+    /// adds them to a keyed object: in place of a value already written under the same key, else
+    /// after the object's entries.
+    func setObjectFields(_ fields: [ArchivedValue.Field], info: ArchiveEncodingTypeInfo, start: Int, extrasStart: Int) {
+        let keys = info.objectKeys ?? self.resolveObjectKeys(of: info)
+        for field in fields {
+            let value = self.table.archivedField(field.value)
+            let key = self.storageKey(field.key, inDictionary: false)
+            if let index = keys.firstIndex(where: { $0.canonical == key.canonical }),
+                !self.objectValues[start + index].isUnset
+            {
+                self.objectValues[start + index] = value
+            } else if let index = self.objectExtras[extrasStart...].firstIndex(where: {
+                $0.key.canonical == key.canonical
+            }) {
+                self.objectExtras[index].value = value
+            } else {
+                self.objectExtras.append(_ArchiveEncoder.Entry(key: key, value: value))
+            }
+        }
     }
 
     /// The keys of a type's objects in the current archive's table, found once per archive.

@@ -27,8 +27,8 @@ public struct ArchiveObjectReader: ~Copyable {
     /// Where this object's entries start in the decoder's ``_ArchiveDecoder/objectSlots``.
     let start: Int
 
-    /// Reads the decoder's current object, or returns `nil` for an `NSDictionary`, which only
-    /// `init(from:)` reads.
+    /// Reads the decoder's current object, or returns `nil` for an `NSDictionary` or an object
+    /// whose keys repeat, which only `init(from:)` reads.
     /// - Throws: `DecodingError.typeMismatch` if the object is not a dictionary or is `NSNull`;
     ///   `DecodingError.dataCorrupted` for a malformed class or past the decoded-size budget.
     init?(decoder: _ArchiveDecoder, keys: ArchiveObjectKeyTable) throws {
@@ -46,17 +46,33 @@ public struct ArchiveObjectReader: ~Copyable {
         case .dictionary:
             return nil
         default:
-            try decoder.charge(dictionary.count, object: object, uid: uid, at: position)
+            break
         }
         let start = decoder.objectSlots.count
         decoder.objectSlots.append(contentsOf: repeatElement(-1, count: keys.count))
         let reader = decoder.session.reader
+        var repeats = false
         for entry in 0..<dictionary.count {
             let index = keys.keyIndex(ofKeyObject: reader.key(of: dictionary, at: entry), at: entry, reader: reader)
-            // The first entry of a key wins.
-            if index >= 0, decoder.objectSlots[start + index] < 0 {
+            guard index >= 0 else { continue }
+            if decoder.objectSlots[start + index] < 0 {
                 decoder.objectSlots[start + index] = reader.value(of: dictionary, at: entry)
+            } else {
+                repeats = true
             }
+        }
+        do {
+            // Which of a repeated key's values a keyed container finds depends on the order of its
+            // lookups: such an object (only in damaged or hostile data) goes through `init(from:)`,
+            // so that both paths read it alike. The container then charges the budget itself.
+            guard !repeats else {
+                decoder.objectSlots.removeSubrange(start...)
+                return nil
+            }
+            try decoder.charge(dictionary.count, object: object, uid: uid, at: position)
+        } catch {
+            decoder.objectSlots.removeSubrange(start...)
+            throw error
         }
         self.coder = decoder
         self.keys = keys
@@ -269,6 +285,102 @@ public struct ArchiveObjectReader: ~Copyable {
         return self.coder.isNil(try self.coder.object(at: uid, at: position), uid: uid)
     }
 
+    /// Reads an optional property that has an initial value: leaves `value` as it is when the key
+    /// is absent or holds `nil`, as ``ArchiveEvolution/decodeIfPresent(into:from:forKey:)`` does.
+    /// - Parameters:
+    ///   - value: The property.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
+    @inlinable
+    public func decodeIfPresent<T: Decodable>(into value: inout T, at index: Int) throws {
+        if T.self == String.self {
+            if let decoded = try self.decodeIfPresent(String.self, at: index) {
+                value = unsafeBitCast(decoded, to: T.self)
+            }
+            return
+        }
+        if let decoded = try self.decodeIfPresent(T.self, at: index) { value = decoded }
+    }
+
+    /// Reads an optional property whose initial value is not `nil`: leaves `value` as it is when
+    /// the key is absent, sets it to `nil` when the key holds `nil`, as
+    /// ``ArchiveEvolution/decodeOptional(into:from:forKey:)`` does.
+    /// - Parameters:
+    ///   - value: The property.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    @inlinable
+    public func decodeOptional<T: Decodable>(into value: inout T?, at index: Int) throws {
+        guard self.contains(index) else { return }
+        value = try self.decodeNil(at: index) ? nil : self.decode(T.self, at: index)
+    }
+
+    // MARK: - Evolution
+
+    /// The first of a property's keys the object holds, or the first when it holds none, as
+    /// ``ArchiveEvolution/firstPresentKey(of:in:)`` chooses.
+    /// - Parameter indices: The indices of the current key, then of the former ones.
+    /// - Returns: One of `indices`.
+    public func firstPresent(_ indices: Int...) -> Int {
+        for index in indices where self.contains(index) { return index }
+        return indices.first ?? 0
+    }
+
+    /// The version the object was stored with, as
+    /// ``ArchiveEvolution/decodeVersion(of:from:forKey:decoder:)`` finds it.
+    /// - Parameters:
+    ///   - type: The type being read.
+    ///   - index: The index of its version key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The version.
+    /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
+    ///   `Value.archiveVersion` (code ``KeyedArchiveError/Code/typeVersionTooNew``) or is not an integer.
+    public func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int {
+        let version: Int
+        if self.contains(index), let stored = try self.decodeIfPresent(Int.self, at: index) {
+            version = stored
+        } else if Value.archiveVersion == Value.unversionedArchiveVersion {
+            version = Value.unversionedArchiveVersion
+        } else {
+            version = ArchiveEvolution.absentVersion(unversioned: Value.unversionedArchiveVersion, decoder: self.coder)
+        }
+        guard version <= Value.archiveVersion else {
+            throw ArchiveEvolution.versionTooNew(
+                version,
+                of: Value.self,
+                current: Value.archiveVersion,
+                at: self.node.appending(self.key(at: index)).path
+            )
+        }
+        return version
+    }
+
+    /// Reads a value stored by an older version of the type, as
+    /// ``ArchiveEvolution/migrate(_:from:)`` does from this object.
+    /// - Parameter type: The type being read.
+    /// - Returns: The migrated value.
+    /// - Throws: What ``ArchiveEvolution/migrate(_:from:)`` throws.
+    public func migrate<Value: ArchiveMigrating>(_ type: Value.Type) throws -> Value {
+        try ArchiveEvolution.migrate(type, from: self.coder)
+    }
+
+    /// Reports a property falling back to its initial value, as
+    /// ``ArchiveEvolution/recordFallback(from:decoding:key:codingPath:decoder:)`` does.
+    /// - Parameters:
+    ///   - error: Why the stored value did not decode.
+    ///   - type: The type being read.
+    ///   - index: The index of the property's current key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: `error`, when it is not one to fall back from.
+    public func recordFallback(_ error: any Error, decoding type: Any.Type, at index: Int) throws {
+        let key = self.key(at: index)
+        try ArchiveEvolution.recordFallback(
+            from: error,
+            decoding: type,
+            key: key.stringValue,
+            codingPath: self.node.appending(key).path,
+            decoder: self.coder
+        )
+    }
+
     /// The stored value at an object reference, as a `DecodingError` when it is not valid.
     @inline(__always)
     private func stored(at reference: Int, at position: ArchiveDecodingPosition) throws -> InPlaceValue {
@@ -286,7 +398,8 @@ extension ArchiveObjectReader: Sendable {}
 extension ArchiveObjectDecodable {
     /// Reads the decoder's current object with this type's conformance, as `T`, which is this type.
     ///
-    /// An `NSDictionary`, which a keyed container also reads, goes through `init(from:)`.
+    /// An `NSDictionary`, which a keyed container also reads, and an object whose keys repeat go
+    /// through `init(from:)`.
     static func decodeArchiveValue<T>(as type: T.Type, from decoder: _ArchiveDecoder, keyTable: Int) throws -> T {
         let value: Self
         if var reader = try ArchiveObjectReader(decoder: decoder, keys: decoder.session.keyTables[keyTable]) {

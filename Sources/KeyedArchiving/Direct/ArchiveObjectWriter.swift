@@ -23,21 +23,34 @@ public import Foundation
 /// shared string objects, `nil` as UID 0, anything else as an object of its own. Writing an index
 /// again replaces its value; an index never written leaves its key out. The writer is valid only
 /// during ``ArchiveObjectEncodable/encodeArchiveObject(to:)``.
+///
+/// Every method that writes a value is marked `throws`, so that generated code, which does not
+/// know which overload a property's type picks, can call each with `try`; those for strings,
+/// numbers, Booleans and dates never throw.
 public struct ArchiveObjectWriter: ~Copyable {
     unowned(unsafe) let session: ArchiveEncodingSession
     unowned(unsafe) let info: ArchiveEncodingTypeInfo
     unowned(unsafe) let frame: ArchiveObjectFrame
     /// Where this object's values start in the session's ``ArchiveEncodingSession/objectValues``.
     let start: Int
+    /// Where this object's kept fields start in the session's ``ArchiveEncodingSession/objectExtras``.
+    let extrasStart: Int
 
     /// The value of a slot not written to.
     static var unset: ArchiveEncodingTable.Value { .unset }
 
-    init(session: ArchiveEncodingSession, info: ArchiveEncodingTypeInfo, frame: ArchiveObjectFrame, start: Int) {
+    init(
+        session: ArchiveEncodingSession,
+        info: ArchiveEncodingTypeInfo,
+        frame: ArchiveObjectFrame,
+        start: Int,
+        extrasStart: Int
+    ) {
         self.session = session
         self.info = info
         self.frame = frame
         self.start = start
+        self.extrasStart = extrasStart
     }
 
     /// The contextual information of the encoder, as `Encoder.userInfo` has it.
@@ -55,7 +68,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    public mutating func encode(_ value: String, at index: Int) {
+    public mutating func encode(_ value: String, at index: Int) throws {
         self.set(.uid(self.session.table.leaf(value).rawValue), at: index)
     }
 
@@ -63,7 +76,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    public mutating func encode(_ value: Int, at index: Int) {
+    public mutating func encode(_ value: Int, at index: Int) throws {
         self.set(.integer(Int64(value)), at: index)
     }
 
@@ -71,7 +84,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    public mutating func encode(_ value: Double, at index: Int) {
+    public mutating func encode(_ value: Double, at index: Int) throws {
         self.set(.real(value), at: index)
     }
 
@@ -79,7 +92,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    public mutating func encode(_ value: Bool, at index: Int) {
+    public mutating func encode(_ value: Bool, at index: Int) throws {
         self.set(.bool(value), at: index)
     }
 
@@ -87,7 +100,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    public mutating func encode(_ value: Date, at index: Int) {
+    public mutating func encode(_ value: Date, at index: Int) throws {
         self.set(.uid(self.session.table.addDate(value).rawValue), at: index)
     }
 
@@ -95,7 +108,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    public mutating func encode(_ value: [String], at index: Int) {
+    public mutating func encode(_ value: [String], at index: Int) throws {
         self.set(.uid(self.session.encodeStringArray(value).rawValue), at: index)
     }
 
@@ -107,8 +120,8 @@ public struct ArchiveObjectWriter: ~Copyable {
     public mutating func encodeRawValue<T: RawRepresentable & Encodable>(
         _ value: T,
         at index: Int
-    ) where T.RawValue == String {
-        self.encode(value.rawValue, at: index)
+    ) throws where T.RawValue == String {
+        try self.encode(value.rawValue, at: index)
     }
 
     /// Writes any encodable value, as a keyed container's `encode(_:forKey:)` does: a type that
@@ -138,8 +151,8 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    public mutating func encodeIfPresent(_ value: String?, at index: Int) {
-        if let value { self.encode(value, at: index) } else { self.set(.uid(0), at: index) }
+    public mutating func encodeIfPresent(_ value: String?, at index: Int) throws {
+        if let value { try self.encode(value, at: index) } else { self.set(.uid(0), at: index) }
     }
 
     /// Writes any encodable value, or UID 0 for `nil`, as `encodeIfPresent(_:forKey:)` does.
@@ -159,6 +172,27 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameter index: The index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encodeNil(at index: Int) {
         self.set(.uid(0), at: index)
+    }
+
+    // MARK: - Evolution
+
+    /// Writes the type's version, as ``ArchiveEvolution/encodeVersion(of:to:forKey:)`` does: only
+    /// when it differs from its `unversionedArchiveVersion`.
+    /// - Parameters:
+    ///   - type: The type being written.
+    ///   - index: The index of its version key in the type's ``ArchiveObjectKeys``.
+    public mutating func encodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws {
+        guard Value.archiveVersion != Value.unversionedArchiveVersion else { return }
+        try self.encode(Value.archiveVersion, at: index)
+    }
+
+    /// Writes kept fields after the object's own, as ``ArchiveUnknownFields/encode(to:)`` does: a
+    /// field under a key already written replaces its value; a key written twice keeps its first
+    /// place and its last value.
+    /// - Parameter fields: The fields.
+    public mutating func encodeUnknownFields(_ fields: ArchiveUnknownFields) throws {
+        guard !fields.isEmpty else { return }
+        self.session.setObjectFields(fields.fields, info: self.info, start: self.start, extrasStart: self.extrasStart)
     }
 }
 

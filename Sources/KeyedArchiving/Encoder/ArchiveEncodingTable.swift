@@ -191,11 +191,19 @@ internal struct ArchiveEncodingTable {
     }
 
     /// Stores an object's own dictionary for a reserved UID from a writer's run of values:
-    /// `$class` first, then each key whose value is set, in order.
+    /// `$class` first, then each key whose value is set, in order, then `extras`.
     /// - Parameters:
     ///   - keys: The keys, one per value of the run.
     ///   - values: Holds the run, from `start`; values that are `isUnset` are left out with their keys.
-    mutating func fill(_ uid: UID, classUID: UID, keys: [Key], values: [Value], from start: Int) {
+    ///   - extras: Entries after the run's (kept fields).
+    mutating func fill(
+        _ uid: UID,
+        classUID: UID,
+        keys: [Key],
+        values: [Value],
+        from start: Int,
+        extras: ArraySlice<_ArchiveEncoder.Entry>
+    ) {
         let itemStart = self.builder.items.count
         self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
         var count: UInt32 = 1
@@ -203,10 +211,13 @@ internal struct ArchiveEncodingTable {
             self.builder.items.append(.string(id: keys[index].id))
             count += 1
         }
+        for entry in extras { self.builder.items.append(.string(id: entry.key.id)) }
+        count += UInt32(truncatingIfNeeded: extras.count)
         self.builder.items.append(.uid(classUID.rawValue))
         for index in keys.indices where !values[start + index].isUnset {
             self.builder.items.append(values[start + index])
         }
+        for entry in extras { self.builder.items.append(entry.value) }
         self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(itemStart), count: count)
     }
 

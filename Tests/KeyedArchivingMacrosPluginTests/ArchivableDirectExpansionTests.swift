@@ -1,0 +1,473 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Testing
+
+/// The direct conformances `@Archivable` adds to structs and final classes, beside the `Codable`
+/// members the other tests show.
+@Suite struct ArchivableDirectExpansionTests {
+    @Test func structWithEveryRule() {
+        assertArchivable(
+            #"""
+            @Archivable(version: 2, previousVersion: NoteV1.self)
+            public struct Note {
+                @ArchiveKey("heading") public var title: String
+                var subtitle: String?
+                var tags: [String] = []
+                @ArchiveKey("color", "colour") var color: String
+                var accent: String? = "blue"
+                @ArchiveFallback var priority = 3
+                @ArchiveIgnored var cache = 0
+                var unknownFields = ArchiveUnknownFields()
+            }
+            """#,
+            expandedSource: #"""
+                public struct Note {
+                    public var title: String
+                    var subtitle: String?
+                    var tags: [String] = []
+                    var color: String
+                    var accent: String? = "blue"
+                    var priority = 3
+                    var cache = 0
+                    var unknownFields = ArchiveUnknownFields()
+                }
+
+                extension Note: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case title = "heading"
+                        case subtitle
+                        case tags
+                        case color
+                        case accent
+                        case priority
+                        case color_1 = "colour"
+                        case _archiveVersion = "archiveVersion"
+                    }
+
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        let version = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        if version < Self.archiveVersion {
+                            self = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)
+                            return
+                        }
+                        self.title = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .title)
+                        self.subtitle = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .subtitle)
+                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.tags, from: container, forKey: .tags)
+                        self.color = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [.color, .color_1], in: container))
+                        try KeyedArchiving.ArchiveEvolution.decodeOptional(into: &self.accent, from: container, forKey: .accent)
+                        do {
+                            try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.priority, from: container, forKey: .priority)
+                        } catch {
+                            try KeyedArchiving.ArchiveEvolution.recordFallback(
+                                from: error,
+                                decoding: Self.self,
+                                key: "priority",
+                                codingPath: container.codingPath + [CodingKeys.priority],
+                                decoder: decoder
+                            )
+                        }
+                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: decoder, knownKeys: ["heading", "subtitle", "tags", "color", "colour", "accent", "priority", "archiveVersion"])
+                    }
+
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.container(keyedBy: CodingKeys.self)
+                        try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
+                        try container.encode(self.title, forKey: .title)
+                        try container.encodeIfPresent(self.subtitle, forKey: .subtitle)
+                        try container.encode(self.tags, forKey: .tags)
+                        try container.encode(self.color, forKey: .color)
+                        try KeyedArchiving.ArchiveEvolution.encodeOptional(self.accent, to: &container, forKey: .accent)
+                        try container.encode(self.priority, forKey: .priority)
+                        try self.unknownFields.encode(to: encoder)
+                    }
+                }
+
+                extension Note: KeyedArchiving.ArchiveVersioned {
+                    public static var archiveVersion: Swift.Int {
+                        2
+                    }
+                }
+
+                extension Note: KeyedArchiving.ArchiveMigrating {
+                    public typealias PreviousArchiveVersion = NoteV1
+                }
+
+                extension Note: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
+                    public static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
+                        KeyedArchiving.ArchiveObjectKeys(["archiveVersion", "heading", "subtitle", "tags", "color", "accent", "priority", "colour"])
+                    }
+
+                    public func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                        try writer.encodeVersion(of: Self.self, at: 0)
+                        try writer.encode(self.title, at: 1)
+                        try writer.encodeIfPresent(self.subtitle, at: 2)
+                        try writer.encode(self.tags, at: 3)
+                        try writer.encode(self.color, at: 4)
+                        try writer.encodeIfPresent(self.accent, at: 5)
+                        try writer.encode(self.priority, at: 6)
+                        try writer.encodeUnknownFields(self.unknownFields)
+                    }
+
+                    public init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
+                        let version = try reader.decodeVersion(of: Self.self, at: 0)
+                        if version < Self.archiveVersion {
+                            self = try reader.migrate(Self.self)
+                            return
+                        }
+                        self.title = try reader.decode(at: 1)
+                        self.subtitle = try reader.decodeIfPresent(at: 2)
+                        try reader.decodeIfPresent(into: &self.tags, at: 3)
+                        self.color = try reader.decode(at: reader.firstPresent(4, 7))
+                        try reader.decodeOptional(into: &self.accent, at: 5)
+                        do {
+                            try reader.decodeIfPresent(into: &self.priority, at: 6)
+                        } catch {
+                            try reader.recordFallback(error, decoding: Self.self, at: 6)
+                        }
+                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: ["heading", "subtitle", "tags", "color", "colour", "accent", "priority", "archiveVersion"])
+                    }
+                }
+                """#,
+            direct: true
+        )
+    }
+
+    /// A final class gets `init(archiveObject:)` in its body, beside `init(from:)`, and copies the
+    /// migrated properties.
+    @Test func finalClassWithMigration() {
+        assertArchivable(
+            #"""
+            @Archivable(version: 2, previousVersion: BoxV1.self)
+            final class Box {
+                var name: String
+                let id: Int
+                var count = 0
+                @ArchiveIgnored var cache = 0
+            }
+            """#,
+            expandedSource: #"""
+                final class Box {
+                    var name: String
+                    let id: Int
+                    var count = 0
+                    var cache = 0
+
+                    init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        let version = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        if version < Self.archiveVersion {
+                            let migrated = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)
+                            self.name = migrated.name
+                            self.id = migrated.id
+                            self.count = migrated.count
+                            self.cache = migrated.cache
+                            return
+                        }
+                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
+                        self.id = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .id)
+                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.count, from: container, forKey: .count)
+                    }
+
+                    init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
+                        let version = try reader.decodeVersion(of: Self.self, at: 0)
+                        if version < Self.archiveVersion {
+                            let migrated = try reader.migrate(Self.self)
+                            self.name = migrated.name
+                            self.id = migrated.id
+                            self.count = migrated.count
+                            self.cache = migrated.cache
+                            return
+                        }
+                        self.name = try reader.decode(at: 1)
+                        self.id = try reader.decode(at: 2)
+                        try reader.decodeIfPresent(into: &self.count, at: 3)
+                    }
+                }
+
+                extension Box: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case name
+                        case id
+                        case count
+                        case _archiveVersion = "archiveVersion"
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.container(keyedBy: CodingKeys.self)
+                        try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
+                        try container.encode(self.name, forKey: .name)
+                        try container.encode(self.id, forKey: .id)
+                        try container.encode(self.count, forKey: .count)
+                    }
+                }
+
+                extension Box: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        2
+                    }
+                }
+
+                extension Box: KeyedArchiving.ArchiveMigrating {
+                    typealias PreviousArchiveVersion = BoxV1
+                }
+
+                extension Box: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
+                    static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
+                        KeyedArchiving.ArchiveObjectKeys(["archiveVersion", "name", "id", "count"])
+                    }
+
+                    func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                        try writer.encodeVersion(of: Self.self, at: 0)
+                        try writer.encode(self.name, at: 1)
+                        try writer.encode(self.id, at: 2)
+                        try writer.encode(self.count, at: 3)
+                    }
+                }
+                """#,
+            direct: true
+        )
+    }
+
+    /// A generic type's direct extension has the `Codable` extension's requirements, and so has a
+    /// generic final class's `init(archiveObject:)`.
+    @Test func genericTypes() {
+        assertArchivable(
+            #"""
+            @Archivable
+            public struct Page<Element> {
+                public var items: [Element]
+                public var next: Int?
+            }
+
+            @Archivable
+            final class Holder<Value> {
+                var value: Value
+            }
+            """#,
+            expandedSource: #"""
+                public struct Page<Element> {
+                    public var items: [Element]
+                    public var next: Int?
+                }
+                final class Holder<Value> {
+                    var value: Value
+
+                    init(from decoder: any Swift.Decoder) throws where Value: Swift.Codable {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.value = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .value)
+                    }
+
+                    init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws where Value: Swift.Codable {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.value = try reader.decode(at: 1)
+                    }
+                }
+
+                extension Page: Swift.Decodable, Swift.Encodable where Element: Swift.Codable {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case items
+                        case next
+                        case _archiveVersion = "archiveVersion"
+                    }
+
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        self.items = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .items)
+                        self.next = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .next)
+                    }
+
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.container(keyedBy: CodingKeys.self)
+                        try container.encode(self.items, forKey: .items)
+                        try container.encodeIfPresent(self.next, forKey: .next)
+                    }
+                }
+
+                extension Page: KeyedArchiving.ArchiveVersioned {
+                    public static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                extension Page: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable where Element: Swift.Codable {
+                    public static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
+                        KeyedArchiving.ArchiveObjectKeys(["archiveVersion", "items", "next"])
+                    }
+
+                    public func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                        try writer.encode(self.items, at: 1)
+                        try writer.encodeIfPresent(self.next, at: 2)
+                    }
+
+                    public init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.items = try reader.decode(at: 1)
+                        self.next = try reader.decodeIfPresent(at: 2)
+                    }
+                }
+
+                extension Holder: Swift.Decodable, Swift.Encodable where Value: Swift.Codable {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case value
+                        case _archiveVersion = "archiveVersion"
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.container(keyedBy: CodingKeys.self)
+                        try container.encode(self.value, forKey: .value)
+                    }
+                }
+
+                extension Holder: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                extension Holder: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable where Value: Swift.Codable {
+                    static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
+                        KeyedArchiving.ArchiveObjectKeys(["archiveVersion", "value"])
+                    }
+
+                    func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                        try writer.encode(self.value, at: 1)
+                    }
+                }
+                """#,
+            direct: true
+        )
+    }
+
+    /// A type with nothing to archive still reads its version, so that newer data is refused.
+    @Test func emptyType() {
+        assertArchivable(
+            #"""
+            @Archivable
+            struct Marker {
+                @ArchiveIgnored var cache = 0
+            }
+            """#,
+            expandedSource: #"""
+                struct Marker {
+                    var cache = 0
+                }
+
+                extension Marker: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case _archiveVersion = "archiveVersion"
+                    }
+
+                    init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        _ = encoder.container(keyedBy: CodingKeys.self)
+                    }
+                }
+
+                extension Marker: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                extension Marker: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
+                    static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
+                        KeyedArchiving.ArchiveObjectKeys(["archiveVersion"])
+                    }
+
+                    func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                    }
+
+                    init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                    }
+                }
+                """#,
+            direct: true
+        )
+    }
+
+    /// Enums keep the `Codable` path: they get no direct extension.
+    @Test func enumsGetNoDirectExtension() {
+        assertArchivable(
+            #"""
+            @Archivable
+            enum Mood: String {
+                case calm, playful
+            }
+            """#,
+            expandedSource: #"""
+                enum Mood: String {
+                    case calm, playful
+                }
+
+                extension Mood: Swift.Decodable, Swift.Encodable {
+                    init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.singleValueContainer()
+                        let rawValue = try container.decode(RawValue.self)
+                        guard let value = Self(rawValue: rawValue) else {
+                            throw Swift.DecodingError.dataCorrupted(
+                                Swift.DecodingError.Context(
+                                    codingPath: decoder.codingPath,
+                                    debugDescription: "Cannot initialize \(Self.self) from invalid \(RawValue.self) value \(rawValue)"
+                                )
+                            )
+                        }
+                        self = value
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.singleValueContainer()
+                        try container.encode(self.rawValue)
+                    }
+                }
+
+                extension Mood: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+                """#,
+            direct: true
+        )
+    }
+}
