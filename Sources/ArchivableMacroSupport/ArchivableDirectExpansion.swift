@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The direct conformances `@Archivable` generates for structs and final classes
-/// (`ArchiveObjectEncodable` and `ArchiveObjectDecodable`), as source text: the same object and
-/// the same evolution rules as the `Codable` members, through `ArchiveObjectWriter` and
-/// `ArchiveObjectReader`.
+/// The direct conformances `@Archivable` generates, as source text: for structs and final classes
+/// `ArchiveObjectEncodable` and `ArchiveObjectDecodable` (the same object and the same evolution
+/// rules as the `Codable` members, through `ArchiveObjectWriter` and `ArchiveObjectReader`), for
+/// enums with `String` raw values `ArchiveRawValueCodable`.
 extension ArchivableType {
     /// Whether the type gets the direct conformances.
     var hasDirectConformances: Bool { self.kind == .structure || self.kind == .finalClass }
@@ -47,6 +47,39 @@ extension ArchivableType {
         if encodable { members.append(self.encodeArchiveObject()) }
         if decodable && !self.isClass { members.append(self.archiveObjectInitializer()) }
         return members
+    }
+
+    /// Whether the type is an enum with `String` raw values, which gets `ArchiveRawValueCodable`.
+    var hasRawStringValues: Bool {
+        guard case .enumeration(rawType: let rawType?) = self.kind else { return false }
+        return rawType == "String" || rawType == "Swift.String"
+    }
+
+    /// The member of the `ArchiveRawValueCodable` extension: what `init(from:)` does with a stored
+    /// string that is none of the raw values.
+    func rawValueMembers() -> [String] {
+        var lines: [String] = []
+        if let unknown = self.cases.first(where: \.isUnknown) {
+            lines += [
+                "KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder)",
+                "self = .\(unknown.name)",
+            ]
+        } else {
+            lines += [
+                "throw Swift.DecodingError.dataCorrupted(",
+                "    Swift.DecodingError.Context(",
+                "        codingPath: decoder.codingPath,",
+                "        debugDescription: \"Cannot initialize \\(Self.self) from invalid \\(RawValue.self) value \\(rawValue)\"",
+                "    )",
+                ")",
+            ]
+        }
+        return [
+            Self.function(
+                "\(self.access)init(unknownArchiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws",
+                lines
+            )
+        ]
     }
 
     /// A final class's `init(archiveObject:)`, which must live in its body.

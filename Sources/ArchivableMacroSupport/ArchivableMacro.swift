@@ -62,6 +62,14 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
             let naming = conformances([("ArchivedClassNaming", "KeyedArchiving.ArchivedClassNaming")])
             extensions.append(Self.extensionText("extension \(typeName)\(naming)", members))
         }
+        if analysed.hasRawStringValues && requested.contains("ArchiveRawValueCodable") {
+            extensions.append(
+                Self.extensionText(
+                    "extension \(typeName): KeyedArchiving.ArchiveRawValueCodable",
+                    analysed.rawValueMembers()
+                )
+            )
+        }
         let encodable = requested.contains("ArchiveObjectEncodable")
         let decodable = requested.contains("ArchiveObjectDecodable")
         if analysed.hasDirectConformances && (encodable || decodable) {

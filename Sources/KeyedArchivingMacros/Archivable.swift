@@ -36,8 +36,9 @@
 ///
 /// Works on structs, final classes and enums, generic or not; the type conforms to `Codable` and
 /// `ArchiveVersioned`. Structs and final classes also conform to `ArchiveObjectEncodable` and
-/// `ArchiveObjectDecodable`: this package's coders then write and read their objects directly,
-/// without `Encoder` containers, to the same bytes and values. See <doc:EvolvingArchivedTypes> and
+/// `ArchiveObjectDecodable`, and enums with `String` raw values to `ArchiveRawValueCodable`: this
+/// package's coders then write and read them directly, without `Encoder` containers, to the same
+/// bytes and values. See <doc:EvolvingArchivedTypes> and
 /// <doc:ArchivableExpansion>.
 /// - Parameters:
 ///   - version: The version the type writes, 1 or more. Raise it only for a change that needs a
@@ -59,6 +60,7 @@
     ArchivedClassNaming,
     ArchiveObjectEncodable,
     ArchiveObjectDecodable,
+    ArchiveRawValueCodable,
     names: named(CodingKeys),
     named(init(from:)),
     named(encode(to:)),
@@ -70,7 +72,8 @@
     named(acceptedArchivedClassNames),
     named(archiveObjectKeys),
     named(encodeArchiveObject(to:)),
-    named(init(archiveObject:))
+    named(init(archiveObject:)),
+    named(init(unknownArchiveRawValue:decoder:))
 )
 @attached(
     member,

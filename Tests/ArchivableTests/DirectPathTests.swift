@@ -93,9 +93,15 @@ import Testing
             #expect(type is any ArchiveObjectEncodable.Type, "\(type)")
             #expect(type is any ArchiveObjectDecodable.Type, "\(type)")
         }
-        // Enums keep the Codable path.
+        // Enums keep the Codable path, but for those with `String` raw values.
         for type in [Shape.self, Mode.self, Event.self, AppV2.Mood.self] as [Any.Type] {
             #expect(!(type is any ArchiveObjectEncodable.Type), "\(type)")
+        }
+        for type in [Mode.self, AppV1.Mood.self, AppV2.Mood.self] as [Any.Type] {
+            #expect(type is any ArchiveRawValueCodable.Type, "\(type)")
+        }
+        for type in [Shape.self, Event.self] as [Any.Type] {
+            #expect(!(type is any ArchiveRawValueCodable.Type), "\(type)")
         }
         #expect(
             AppV3.Cat.archiveObjectKeys.names.map(\.description) == [
@@ -178,14 +184,35 @@ import Testing
         }
     }
 
+    /// What each path makes of `data`: the value or error, and the fallbacks reported.
+    static func readings<T: Codable & Equatable>(
+        _ type: T.Type,
+        from data: Data
+    ) -> [(outcome: BothPaths.Outcome<T>, fallbacks: [String])] {
+        BothPaths.modes.map { mode in
+            let recorder = ArchiveFallbackRecorder()
+            var decoder = BothPaths.decoder(mode)
+            decoder.userInfo[.archiveFallbackRecorder] = recorder
+            let outcome: BothPaths.Outcome<T>
+            do {
+                outcome = .value(try decoder.decode(type, from: data))
+            } catch {
+                outcome = .failure(BothPaths.describe(error))
+            }
+            return (outcome, recorder.fallbacks.map { "\($0) at \($0.codingPath)" })
+        }
+    }
+
     static func expectSameReading<T: Codable & Equatable>(
         _ type: T.Type,
         from data: Data,
         _ comment: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let outcomes = BothPaths.modes.map { BothPaths.outcome(type, from: data, $0) }
-        #expect(outcomes[0] == outcomes[1], "\(comment)", sourceLocation: sourceLocation)
+        let readings = Self.readings(type, from: data)
+        #expect(readings[0].outcome == readings[1].outcome, "\(comment)", sourceLocation: sourceLocation)
+        #expect(readings[0].fallbacks == readings[1].fallbacks, "\(comment)", sourceLocation: sourceLocation)
+        let outcomes = readings.map(\.outcome)
         guard case .value = outcomes[0] else { return }
         let rewritten = try Self.rewritten(type, from: data)
         #expect(
@@ -254,6 +281,31 @@ import Testing
         }
     }
 
+    @Test func rawStringEnumsAreReadAlikeOnBothPaths() throws {
+        try Self.expectSamePaths(Snack(flavor: .sour, flavors: [.sweet, .sour], mode: .dark))
+        let stored: [Data] = try [
+            KeyedArchiveEncoder().encode(LooseSnack(flavor: "sweet", flavors: ["sour"], mode: "dark")),
+            // None of the raw values, with and without an unknown case.
+            KeyedArchiveEncoder().encode(LooseSnack(flavor: "bitter", flavors: [], mode: "dark")),
+            KeyedArchiveEncoder().encode(LooseSnack(flavor: "sweet", flavors: ["salty"], mode: "dark")),
+            KeyedArchiveEncoder().encode(LooseSnack(flavor: "sweet", flavors: [], mode: "neon")),
+            // Not strings.
+            KeyedArchiveEncoder().encode(NumericSnack(flavor: 1, flavors: [], mode: 3)),
+            KeyedArchiveEncoder().encode(NumericSnack(flavor: 1, flavors: [2], mode: 3)),
+        ]
+        var failures = 0
+        for (index, data) in stored.enumerated() {
+            let readings = Self.readings(Snack.self, from: data)
+            #expect(readings[0].outcome == readings[1].outcome, "archive \(index)")
+            #expect(readings[0].fallbacks == readings[1].fallbacks, "archive \(index)")
+            if case .failure = readings[0].outcome { failures += 1 }
+        }
+        #expect(failures == 4)
+        let neon = Self.readings(Snack.self, from: stored[3])
+        #expect(neon[0].outcome == .value(Snack(flavor: .sweet, flavors: [], mode: .unknown)))
+        #expect(neon[0].fallbacks.count == 1)
+    }
+
     // MARK: Damaged data
 
     @Test(arguments: [0x01, 0x80, 0xFF] as [UInt8])
@@ -286,4 +338,32 @@ import Testing
             #expect(failures > data.count / 8, "\(name): only \(failures) of \(data.count) failed")
         }
     }
+}
+
+/// A raw-value enum without a case for values it does not know.
+@Archivable
+enum Flavor: String, Equatable {
+    case sweet, sour
+}
+
+/// Holds raw-value enums, alone, in an array, and with a fallback.
+@Archivable
+struct Snack: Equatable {
+    var flavor: Flavor
+    var flavors: [Flavor] = []
+    @ArchiveFallback var mode: Mode = .light
+}
+
+/// ``Snack`` with strings where it has enums.
+struct LooseSnack: Codable {
+    var flavor: String
+    var flavors: [String]
+    var mode: String
+}
+
+/// ``Snack`` with numbers where it has enums.
+struct NumericSnack: Codable {
+    var flavor: Int
+    var flavors: [Int]
+    var mode: Int
 }

@@ -426,18 +426,29 @@ import Testing
         )
     }
 
-    /// Enums keep the `Codable` path: they get no direct extension.
-    @Test func enumsGetNoDirectExtension() {
+    /// An enum with `String` raw values conforms to `ArchiveRawValueCodable`: it is stored as its raw
+    /// string, and a string none of its cases has is what `init(from:)` makes of it.
+    @Test func rawStringEnums() {
         assertArchivable(
             #"""
             @Archivable
             enum Mood: String {
                 case calm, playful
             }
+
+            @Archivable
+            public enum Size: Swift.String {
+                case small
+                @ArchiveUnknownCase case unknown
+            }
             """#,
             expandedSource: #"""
                 enum Mood: String {
                     case calm, playful
+                }
+                public enum Size: Swift.String {
+                    case small
+                    case unknown
                 }
 
                 extension Mood: Swift.Decodable, Swift.Encodable {
@@ -462,6 +473,144 @@ import Testing
                 }
 
                 extension Mood: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                extension Mood: KeyedArchiving.ArchiveRawValueCodable {
+                    init(unknownArchiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                        throw Swift.DecodingError.dataCorrupted(
+                            Swift.DecodingError.Context(
+                                codingPath: decoder.codingPath,
+                                debugDescription: "Cannot initialize \(Self.self) from invalid \(RawValue.self) value \(rawValue)"
+                            )
+                        )
+                    }
+                }
+
+                extension Size: Swift.Decodable, Swift.Encodable {
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.singleValueContainer()
+                        let rawValue = try container.decode(RawValue.self)
+                        guard let value = Self(rawValue: rawValue) else {
+                            KeyedArchiving.ArchiveEvolution.recordUnknownCase("\(rawValue)", decoding: Self.self, decoder: decoder)
+                            self = .unknown
+                            return
+                        }
+                        self = value
+                    }
+
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.singleValueContainer()
+                        try container.encode(self.rawValue)
+                    }
+                }
+
+                extension Size: KeyedArchiving.ArchiveVersioned {
+                    public static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                extension Size: KeyedArchiving.ArchiveRawValueCodable {
+                    public init(unknownArchiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                        KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder)
+                        self = .unknown
+                    }
+                }
+                """#,
+            direct: true
+        )
+    }
+
+    /// Other enums keep the `Codable` path: they get no direct extension.
+    @Test func otherEnumsGetNoDirectExtension() {
+        assertArchivable(
+            #"""
+            @Archivable
+            enum Level: Int {
+                case low = 1
+            }
+
+            @Archivable
+            enum Event {
+                case opened(at: Int)
+            }
+            """#,
+            expandedSource: #"""
+                enum Level: Int {
+                    case low = 1
+                }
+                enum Event {
+                    case opened(at: Int)
+                }
+
+                extension Level: Swift.Decodable, Swift.Encodable {
+                    init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.singleValueContainer()
+                        let rawValue = try container.decode(RawValue.self)
+                        guard let value = Self(rawValue: rawValue) else {
+                            throw Swift.DecodingError.dataCorrupted(
+                                Swift.DecodingError.Context(
+                                    codingPath: decoder.codingPath,
+                                    debugDescription: "Cannot initialize \(Self.self) from invalid \(RawValue.self) value \(rawValue)"
+                                )
+                            )
+                        }
+                        self = value
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.singleValueContainer()
+                        try container.encode(self.rawValue)
+                    }
+                }
+
+                extension Level: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                extension Event: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case opened
+
+                        enum OpenedCodingKeys: Swift.String, Swift.CodingKey {
+                            case at
+                        }
+                    }
+
+                    init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        if container.allKeys.count != 1 {
+                            throw Swift.DecodingError.typeMismatch(
+                                Self.self,
+                                Swift.DecodingError.Context(
+                                    codingPath: container.codingPath,
+                                    debugDescription: "Invalid number of keys found, expected one."
+                                )
+                            )
+                        }
+                        switch container.allKeys[0] {
+                        case .opened:
+                            let nested = try container.nestedContainer(keyedBy: CodingKeys.OpenedCodingKeys.self, forKey: .opened)
+                            self = .opened(at: try KeyedArchiving.ArchiveEvolution.decode(from: nested, forKey: .at))
+                        }
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.container(keyedBy: CodingKeys.self)
+                        switch self {
+                        case let .opened(value0):
+                            var nested = container.nestedContainer(keyedBy: CodingKeys.OpenedCodingKeys.self, forKey: .opened)
+                            try nested.encode(value0, forKey: .at)
+                        }
+                    }
+                }
+
+                extension Event: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }

@@ -36,7 +36,7 @@ let directArchivableMacroSpecs: [String: MacroSpec] = archivableMacroSpecs.mergi
         type: ArchivableMacro.self,
         conformances: [
             "Decodable", "Encodable", "ArchiveVersioned", "ArchiveMigrating", "ArchivedClassNaming",
-            "ArchiveObjectEncodable", "ArchiveObjectDecodable",
+            "ArchiveObjectEncodable", "ArchiveObjectDecodable", "ArchiveRawValueCodable",
         ]
     )
 ]) { $1 }

@@ -68,7 +68,7 @@ extension ArchivableFuzzModelV2 {
 
 /// Version 1 of the model.
 @Archivable
-struct ArchivableFuzzModelV1 {
+struct ArchivableFuzzModelV1: Equatable {
     var title: String
     var count: Int?
 }

@@ -383,7 +383,7 @@ internal final class ArchiveDecodingSession {
             keyTable = self.keyTables.count
             self.keyTables.append(ArchiveObjectKeyTable(direct.archiveObjectKeys))
         }
-        let info = DecodedTypeInfo(type, keyTable: keyTable)
+        let info = DecodedTypeInfo(type, keyTable: keyTable, direct: self.usesObjectDecoders)
         if self.recentTypes.count < Self.recentLimit {
             self.recentTypes.append(identifier)
             self.recentTypeInfos.append(info)

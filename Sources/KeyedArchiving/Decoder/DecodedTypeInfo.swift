@@ -23,13 +23,19 @@ internal struct DecodedTypeInfo {
     let objectDecoder: (any ArchiveObjectDecodable.Type)?
     /// The index of the type's ``ArchiveObjectKeyTable`` in its session, if it has an ``objectDecoder``.
     let keyTable: Int
+    /// The type as an enum read from its raw string, unless the session goes through `Codable` only.
+    let rawValueDecoder: (any ArchiveRawValueCodable.Type)?
 
-    init<T: Decodable>(_ type: T.Type, keyTable: Int?) {
+    /// - Parameters:
+    ///   - keyTable: The index of the type's key table, if it reads its object itself.
+    ///   - direct: Whether the session uses direct conformances.
+    init<T: Decodable>(_ type: T.Type, keyTable: Int?, direct: Bool) {
         self.isClass = type is AnyObject.Type
         self.collectionType = type as? any ArchiveDecodableCollection.Type
         self.declaresClassNames = type is any ArchivedClassNaming.Type
         let objectDecoder = keyTable == nil ? nil : type as? any ArchiveObjectDecodable.Type
         self.objectDecoder = objectDecoder
         self.keyTable = objectDecoder == nil ? -1 : keyTable ?? -1
+        self.rawValueDecoder = direct ? type as? any ArchiveRawValueCodable.Type : nil
     }
 }

@@ -221,6 +221,8 @@ extension _ArchiveDecoder {
         } else if let direct = typeInfo.objectDecoder {
             // After every check above: the conformance only replaces the containers.
             value = try direct.decodeArchiveValue(as: T.self, from: self, keyTable: typeInfo.keyTable)
+        } else if let rawValue = typeInfo.rawValueDecoder {
+            value = try rawValue.decodeArchiveRawValue(as: T.self, from: self)
         } else {
             value = try T(from: self)
         }

@@ -298,6 +298,10 @@ internal final class ArchiveEncodingSession {
         {
             return uid
         }
+        // An enum stored as its raw string, found once per type.
+        if let rawValue = info.rawValueEncoder, let uid = rawValue.encodeArchiveRawValue(value, in: self) {
+            return uid
+        }
         switch info.kind {
         case .value:
             break
@@ -540,9 +544,12 @@ internal final class ArchiveEncodingSession {
         }
         let info = ArchiveEncodingTypeInfo(kind: facts.kind, archivedClass: archivedClass)
         info.arrayMarker = facts.arrayMarker
-        if self.options.directArchiving.usesConformances, let direct = facts.objectEncoder {
-            info.objectEncoder = direct
-            info.objectKeyNames = direct.archiveObjectKeys.names
+        if self.options.directArchiving.usesConformances {
+            if let direct = facts.objectEncoder {
+                info.objectEncoder = direct
+                info.objectKeyNames = direct.archiveObjectKeys.names
+            }
+            info.rawValueEncoder = facts.rawValueEncoder
         }
         self.typeInfos[identifier] = info
         return info

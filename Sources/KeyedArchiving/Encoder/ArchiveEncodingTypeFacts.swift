@@ -26,6 +26,8 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
     /// The type as one that writes its object itself, if it is one and declares it itself: a
     /// subclass inheriting a conformance goes through `encode(to:)`, which it may override.
     let objectEncoder: (any ArchiveObjectEncodable.Type)?
+    /// The type as an enum stored as its raw string, if it is one.
+    let rawValueEncoder: (any ArchiveRawValueCodable.Type)?
     /// The class the type declares through ``ArchivedClassNaming``, if it does.
     let namedClass: ArchivedClass?
     /// The type's class name without a name set for it: its ``ArchivedClassNaming`` name, else
@@ -74,6 +76,7 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
             }
         }
         self.objectEncoder = objectEncoder
+        self.rawValueEncoder = kind == .value ? type as? any ArchiveRawValueCodable.Type : nil
     }
 
     /// A type's class name when none is set for it: chosen with ``ArchivedClassNaming``, else its

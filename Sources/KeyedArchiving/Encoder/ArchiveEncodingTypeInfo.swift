@@ -44,6 +44,8 @@ internal final class ArchiveEncodingTypeInfo {
     var arrayMarker: (any _ArchiveArrayEncodableMarker.Type)?
     /// The type as one that writes its object itself, unless the session goes through `Codable` only.
     var objectEncoder: (any ArchiveObjectEncodable.Type)?
+    /// The type as an enum stored as its raw string, unless the session goes through `Codable` only.
+    var rawValueEncoder: (any ArchiveRawValueCodable.Type)?
     /// The keys of ``objectEncoder``'s objects.
     var objectKeyNames: [StaticString] = []
     /// ``objectKeyNames`` as keys of the session's table, once resolved for the current archive.

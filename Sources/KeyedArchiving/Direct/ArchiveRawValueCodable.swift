@@ -1,0 +1,64 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+/// An enum stored as its raw string, as its `Codable` conformance stores it (through a single-value
+/// container), which ``KeyedArchiveEncoder`` and ``KeyedArchiveDecoder`` then write and read
+/// without `Encoder` and `Decoder` containers.
+///
+/// `@Archivable` generates this conformance for enums with `String` raw values. The coders find it
+/// once per type and use it unless their `directArchiving` is ``DirectArchiving/disabled``; the
+/// archive and the errors are the same either way. Meant for generated code: `encode(to:)` must
+/// write `rawValue` through a single-value container, and `init(from:)` read it back the same way,
+/// or fail as ``init(unknownArchiveRawValue:decoder:)`` does.
+public protocol ArchiveRawValueCodable: RawRepresentable, Codable where RawValue == String {
+    /// The value `init(from:)` gives for a stored string that is none of the raw values: the case
+    /// that stands for unknown values, after reporting it, or an error.
+    /// - Parameters:
+    ///   - rawValue: The stored string.
+    ///   - decoder: The decoder of the value, positioned where `init(from:)` would read it.
+    /// - Throws: The error `init(from:)` throws for that string.
+    init(unknownArchiveRawValue rawValue: String, decoder: any Decoder) throws
+}
+
+extension ArchiveRawValueCodable {
+    /// The UID of `value`'s raw string when it is of this type, without a dynamic cast when `T` is
+    /// this type; `nil` otherwise.
+    static func encodeArchiveRawValue<T>(_ value: T, in session: ArchiveEncodingSession) -> UID? {
+        if T.self == Self.self { return session.table.leaf(unsafeBitCast(value, to: Self.self).rawValue) }
+        guard let value = value as? Self else { return nil }
+        return session.table.leaf(value.rawValue)
+    }
+
+    /// Reads the decoder's current object as this type, as `T`, which is this type: a string object
+    /// through `init(rawValue:)`, anything else through `init(from:)`, which reads or refuses it.
+    static func decodeArchiveRawValue<T>(as type: T.Type, from decoder: _ArchiveDecoder) throws -> T {
+        let value: Self
+        if case .string(let region) = decoder.object {
+            // The position a single-value container reads the string at.
+            let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
+            let raw = try decoder.string(region, object: decoder.object, uid: decoder.uid, at: position)
+            if let known = Self(rawValue: raw) {
+                value = known
+            } else {
+                value = try Self(unknownArchiveRawValue: raw, decoder: decoder)
+            }
+        } else {
+            value = try Self(from: decoder)
+        }
+        if T.self == Self.self { return unsafeBitCast(value, to: T.self) }
+        guard let cast = value as? T else {
+            let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
+            throw decoder.mismatch(T.self, object: decoder.object, uid: decoder.uid, at: position)
+        }
+        return cast
+    }
+}
