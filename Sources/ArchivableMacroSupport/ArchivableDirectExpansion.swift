@@ -55,10 +55,10 @@ extension ArchivableType {
         return rawType == "String" || rawType == "Swift.String"
     }
 
-    /// The member of the `ArchiveRawValueCodable` extension: what `init(from:)` does with a stored
-    /// string that is none of the raw values.
+    /// The members of the `ArchiveRawValueCodable` extension: the raw value, and what `init(from:)`
+    /// makes of a stored string.
     func rawValueMembers() -> [String] {
-        var lines: [String] = []
+        var lines = ["if let value = Self(rawValue: rawValue) {", "    self = value", "    return", "}"]
         if let unknown = self.cases.first(where: \.isUnknown) {
             lines += [
                 "KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder)",
@@ -75,10 +75,11 @@ extension ArchivableType {
             ]
         }
         return [
+            Self.function("\(self.access)var archiveRawValue: Swift.String", ["self.rawValue"]),
             Self.function(
-                "\(self.access)init(unknownArchiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws",
+                "\(self.access)init(archiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws",
                 lines
-            )
+            ),
         ]
     }
 

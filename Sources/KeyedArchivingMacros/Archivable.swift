@@ -73,7 +73,8 @@
     named(archiveObjectKeys),
     named(encodeArchiveObject(to:)),
     named(init(archiveObject:)),
-    named(init(unknownArchiveRawValue:decoder:))
+    named(archiveRawValue),
+    named(init(archiveRawValue:decoder:))
 )
 @attached(
     member,

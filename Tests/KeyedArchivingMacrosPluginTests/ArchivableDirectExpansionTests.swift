@@ -479,7 +479,15 @@ import Testing
                 }
 
                 extension Mood: KeyedArchiving.ArchiveRawValueCodable {
-                    init(unknownArchiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                    var archiveRawValue: Swift.String {
+                        self.rawValue
+                    }
+
+                    init(archiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                        if let value = Self(rawValue: rawValue) {
+                            self = value
+                            return
+                        }
                         throw Swift.DecodingError.dataCorrupted(
                             Swift.DecodingError.Context(
                                 codingPath: decoder.codingPath,
@@ -514,7 +522,15 @@ import Testing
                 }
 
                 extension Size: KeyedArchiving.ArchiveRawValueCodable {
-                    public init(unknownArchiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                    public var archiveRawValue: Swift.String {
+                        self.rawValue
+                    }
+
+                    public init(archiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                        if let value = Self(rawValue: rawValue) {
+                            self = value
+                            return
+                        }
                         KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder)
                         self = .unknown
                     }

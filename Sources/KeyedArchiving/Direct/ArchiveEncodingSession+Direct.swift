@@ -39,6 +39,19 @@ extension ArchiveObjectEncodable {
         if T.self == Self.self {
             return try session.encodeDirectly(unsafeBitCast(value, to: Self.self), info: info, parent: parent, key: key)
         }
+        return try Self.encodeCastValue(value, in: session, info: info, parent: parent, key: key)
+    }
+
+    /// ``encodeArchiveValue(_:in:info:parent:key:)`` for a `T` that is not this type, apart: the
+    /// cast's optional would otherwise cost a metadata lookup on every call, cast or not.
+    @inline(never)
+    private static func encodeCastValue<T>(
+        _ value: T,
+        in session: ArchiveEncodingSession,
+        info: ArchiveEncodingTypeInfo,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID? {
         guard let value = value as? Self else { return nil }
         return try session.encodeDirectly(value, info: info, parent: parent, key: key)
     }

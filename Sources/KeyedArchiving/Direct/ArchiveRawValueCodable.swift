@@ -17,44 +17,58 @@ import PropertyLists
 /// `@Archivable` generates this conformance for enums with `String` raw values. The coders find it
 /// once per type and use it unless their `directArchiving` is ``DirectArchiving/disabled``; the
 /// archive and the errors are the same either way. Meant for generated code: `encode(to:)` must
-/// write `rawValue` through a single-value container, and `init(from:)` read it back the same way,
-/// or fail as ``init(unknownArchiveRawValue:decoder:)`` does.
-public protocol ArchiveRawValueCodable: RawRepresentable, Codable where RawValue == String {
-    /// The value `init(from:)` gives for a stored string that is none of the raw values: the case
-    /// that stands for unknown values, after reporting it, or an error.
+/// write ``archiveRawValue`` through a single-value container, and `init(from:)` read it back as
+/// ``init(archiveRawValue:decoder:)`` does. Both requirements are generated in the conforming type,
+/// where they run without generic indirection.
+public protocol ArchiveRawValueCodable: Codable {
+    /// The string the value is stored as: its raw value.
+    var archiveRawValue: String { get }
+
+    /// The value stored as `rawValue`: the case with that raw value, else what `init(from:)` makes
+    /// of that string (the case that stands for unknown values, after reporting it, or an error).
     /// - Parameters:
     ///   - rawValue: The stored string.
     ///   - decoder: The decoder of the value, positioned where `init(from:)` would read it.
     /// - Throws: The error `init(from:)` throws for that string.
-    init(unknownArchiveRawValue rawValue: String, decoder: any Decoder) throws
+    init(archiveRawValue rawValue: String, decoder: any Decoder) throws
 }
 
 extension ArchiveRawValueCodable {
     /// The UID of `value`'s raw string when it is of this type, without a dynamic cast when `T` is
     /// this type; `nil` otherwise.
     static func encodeArchiveRawValue<T>(_ value: T, in session: ArchiveEncodingSession) -> UID? {
-        if T.self == Self.self { return session.table.leaf(unsafeBitCast(value, to: Self.self).rawValue) }
+        if T.self == Self.self { return session.table.leaf(unsafeBitCast(value, to: Self.self).archiveRawValue) }
+        return Self.encodeCastRawValue(value, in: session)
+    }
+
+    /// ``encodeArchiveRawValue(_:in:)`` for a `T` that is not this type, apart: the cast's optional
+    /// would otherwise cost a metadata lookup on every call, cast or not.
+    @inline(never)
+    private static func encodeCastRawValue<T>(_ value: T, in session: ArchiveEncodingSession) -> UID? {
         guard let value = value as? Self else { return nil }
-        return session.table.leaf(value.rawValue)
+        return session.table.leaf(value.archiveRawValue)
     }
 
     /// Reads the decoder's current object as this type, as `T`, which is this type: a string object
-    /// through `init(rawValue:)`, anything else through `init(from:)`, which reads or refuses it.
+    /// through ``init(archiveRawValue:decoder:)``, anything else through `init(from:)`, which reads
+    /// or refuses it.
     static func decodeArchiveRawValue<T>(as type: T.Type, from decoder: _ArchiveDecoder) throws -> T {
         let value: Self
         if case .string(let region) = decoder.object {
             // The position a single-value container reads the string at.
             let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
             let raw = try decoder.string(region, object: decoder.object, uid: decoder.uid, at: position)
-            if let known = Self(rawValue: raw) {
-                value = known
-            } else {
-                value = try Self(unknownArchiveRawValue: raw, decoder: decoder)
-            }
+            value = try Self(archiveRawValue: raw, decoder: decoder)
         } else {
             value = try Self(from: decoder)
         }
         if T.self == Self.self { return unsafeBitCast(value, to: T.self) }
+        return try Self.rawValueCast(value, to: T.self, in: decoder)
+    }
+
+    /// `value` as `T`, apart, as in ``encodeCastRawValue(_:in:)``.
+    @inline(never)
+    private static func rawValueCast<T>(_ value: Self, to type: T.Type, in decoder: _ArchiveDecoder) throws -> T {
         guard let cast = value as? T else {
             let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
             throw decoder.mismatch(T.self, object: decoder.object, uid: decoder.uid, at: position)
