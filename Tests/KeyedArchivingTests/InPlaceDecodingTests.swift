@@ -18,6 +18,10 @@ import Testing
 @Suite struct InPlaceDecodingTests {
     struct Named: Codable, Equatable {
         var name: String
+
+        enum CodingKeys: String, CodingKey {
+            case name
+        }
     }
 
     /// A binary archive of `Named(name: "Tom")` whose `$objects` also holds the string `extra`,
@@ -35,6 +39,26 @@ import Testing
         #expect(bytes[start - 1] == 0x50 | UInt8(target.count))
         bytes[start - 1] = 0x70
         return Data(bytes)
+    }
+
+    /// Keeps the container it was decoded from, as `init(from:)` may.
+    final class ContainerKeeper: Decodable {
+        let container: KeyedDecodingContainer<Named.CodingKeys>
+
+        init(from decoder: any Decoder) throws {
+            self.container = try decoder.container(keyedBy: Named.CodingKeys.self)
+        }
+    }
+
+    /// The decoder reads the caller's bytes in place, without a copy; a container that outlives the
+    /// call still reads the archive after the caller's buffer is overwritten and freed.
+    @Test func aContainerKeptPastTheCallReadsItsOwnCopy() throws {
+        let name = "Tom, a cat with a name longer than a short string"
+        var bytes = [UInt8](try KeyedArchiveEncoder().encode(Named(name: name)))
+        let keeper = try KeyedArchiveDecoder().decode(ContainerKeeper.self, from: bytes)
+        for index in bytes.indices { bytes[index] = 0 }
+        bytes = []
+        #expect(try keeper.container.decode(String.self, forKey: .name) == name)
     }
 
     @Test func anUnreachableMalformedObjectDoesNotStopDecoding() throws {

@@ -61,11 +61,32 @@ public struct KeyedArchiveDecoder: Sendable {
     ///   `DecodingError.dataCorrupted` whose `underlyingError` is a ``KeyedArchiveError``.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from data: some DataProtocol) throws -> T {
         do throws(any Error) {
-            let session = try ArchiveDecodingSession(bytes: data, options: self.options)
+            // Contiguous bytes are read in place, without a copy of the archive.
+            let options = self.options
+            if let value = try data.withContiguousStorageIfAvailable({ buffer in
+                try Self.decode(type, borrowing: buffer, options: options)
+            }) {
+                return value
+            }
+            let session = try ArchiveDecodingSession(bytes: data, options: options)
             return try session.decodeRoot(type, stored: session.rootValue())
         } catch {
             throw Self.reportedError(error, reading: data, limits: self.limits)
         }
+    }
+
+    /// Decodes the root object of an archive read in place from `buffer`. Whatever still refers to
+    /// the session afterwards (a decoder a value kept, an error) gets a copy of the bytes first.
+    private static func decode<T: Decodable>(
+        _ type: T.Type,
+        borrowing buffer: UnsafeBufferPointer<UInt8>,
+        options: Options
+    ) throws -> T {
+        var session = try ArchiveDecodingSession(borrowing: buffer, options: options)
+        defer {
+            if !isKnownUniquelyReferenced(&session) { session.ownBytes() }
+        }
+        return try session.decodeRoot(type, stored: session.rootValue())
     }
 
     /// Decodes the root object of an archive that has already been read.

@@ -25,7 +25,9 @@ package import Foundation
 /// short ASCII one and data values once per object, and shares them.
 ///
 /// The list keeps its own copy of the bytes, so the values its reader returns stay valid for the
-/// list's lifetime, whatever happens to the caller's buffer.
+/// list's lifetime, whatever happens to the caller's buffer; or, made with
+/// ``init(borrowing:limits:)``, it reads the caller's buffer until ``ownBytes()``, which its
+/// owner calls before that buffer goes away if the list may outlive it.
 package final class InPlaceBinaryPropertyList {
     /// The bounds reading enforces.
     package let limits: PropertyListLimits
@@ -48,6 +50,8 @@ package final class InPlaceBinaryPropertyList {
     // One access at a time, each short: dynamic exclusivity checks would cost more than the work.
     @exclusivity(unchecked) private var strings: [Int: String] = [:]
     @exclusivity(unchecked) private var datas: [Int: Data] = [:]
+    /// Whether the bytes are this list's copy, which it frees, rather than the caller's.
+    @exclusivity(unchecked) private var ownsBytes: Bool
 
     /// Validates `input` as a binary property list and keeps a copy of it.
     /// - Parameters:
@@ -71,14 +75,45 @@ package final class InPlaceBinaryPropertyList {
             throw error
         }
         self.limits = limits
+        self.ownsBytes = true
         self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
         self.reader = InPlaceReader(state: self.readerState)
+    }
+
+    /// Validates `bytes` as a binary property list and reads them in place, without a copy.
+    ///
+    /// The caller keeps `bytes` valid and unchanged while the list is in use, and calls
+    /// ``ownBytes()`` before they go away if the list (or a reader, value or region of it) may
+    /// still be used afterwards.
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - limits: The bounds to enforce, now (input size, object count) and as objects are read.
+    /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
+    package init(borrowing bytes: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) throws(PropertyListError) {
+        let layout = try BinaryPropertyListLayout(validating: bytes, limits: limits)
+        self.limits = limits
+        self.ownsBytes = false
+        self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
+        self.reader = InPlaceReader(state: self.readerState)
+    }
+
+    /// Copies borrowed bytes into the list's own storage, which readers then read: the list stays
+    /// valid after the caller's buffer goes away. Does nothing if the list owns its bytes.
+    package func ownBytes() {
+        guard !self.ownsBytes else { return }
+        let borrowed = self.readerState.pointee.bytes
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(borrowed.count, 1))
+        if let base = borrowed.baseAddress, borrowed.count > 0 {
+            storage.baseAddress?.initialize(from: base, count: borrowed.count)
+        }
+        self.readerState.pointee.bytes = UnsafeBufferPointer(rebasing: storage[0..<borrowed.count])
+        self.ownsBytes = true
     }
 
     deinit {
         let bytes = self.readerState.pointee.bytes
         InPlaceReader.freeState(self.readerState)
-        UnsafeMutableBufferPointer(mutating: bytes).deallocate()
+        if self.ownsBytes { UnsafeMutableBufferPointer(mutating: bytes).deallocate() }
     }
 
     // MARK: - Leaves

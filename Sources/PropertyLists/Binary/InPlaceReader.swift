@@ -17,13 +17,14 @@ import Foundation
 /// The objects of an ``InPlaceBinaryPropertyList``, read from its bytes: a plain value with no
 /// references, so copying it and calling it cost no reference counting.
 ///
-/// A reader is only valid while the list it came from is alive, since it points into the list's
-/// copy of the bytes: whoever holds a reader holds the list too.
+/// A reader is only valid while the list it came from is alive (and, while the list borrows the
+/// caller's bytes, while those are), since it points into them: whoever holds a reader holds the
+/// list too.
 package struct InPlaceReader {
     /// What reading needs to know about the list, kept once by the list: a reader is one pointer.
     struct State {
-        /// The whole file.
-        let bytes: UnsafeBufferPointer<UInt8>
+        /// The whole file: the list's copy, or the caller's buffer while the list borrows it.
+        var bytes: UnsafeBufferPointer<UInt8>
         /// The trailer's fields, checked against the input.
         let layout: BinaryPropertyListLayout
         /// The limits that reading an object enforces.
