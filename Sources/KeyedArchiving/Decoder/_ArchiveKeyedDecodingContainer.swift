@@ -240,17 +240,12 @@ private final class ArchiveKeyedDecodingStorage {
 
     init(decoder: _ArchiveDecoder, object: InPlaceValue, uid: UID?, codingPath: CodingPathNode) throws {
         let position = ArchiveDecodingPosition(parent: codingPath, key: nil, owner: nil)
-        guard case .dictionary(let dictionary) = object else {
-            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
-        }
-        switch try decoder.classKind(of: dictionary, object: object, uid: uid, at: position) {
-        case .null:
-            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
-        case .dictionary:
+        let (dictionary, isNSDictionary) = try decoder.keyedDictionary(of: object, uid: uid, at: position)
+        if isNSDictionary {
             self.entries = .dictionary(
                 try decoder.dictionaryEntries(of: dictionary, object: object, uid: uid, at: position)
             )
-        default:
+        } else {
             try decoder.charge(dictionary.count, object: object, uid: uid, at: position)
             self.entries = .object(dictionary)
         }
@@ -425,5 +420,30 @@ private final class ArchiveKeyedDecodingStorage {
         }
         let (object, uid, node) = try self.nested(forKey: key)
         return _ArchiveDecoder(session: self.decoder.session, object: object, uid: uid, codingPath: node)
+    }
+}
+
+extension _ArchiveDecoder {
+    /// The dictionary of an object that a keyed container (or an ``ArchiveObjectReader``) reads,
+    /// and whether it is an `NSDictionary`, whose keys and values are separate arrays, rather than
+    /// an object's own keys.
+    /// - Throws: `DecodingError.typeMismatch` if the object is not a dictionary or is `NSNull`;
+    ///   `DecodingError.dataCorrupted` for a malformed class.
+    func keyedDictionary(
+        of object: InPlaceValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> (dictionary: InPlaceRegion, isNSDictionary: Bool) {
+        guard case .dictionary(let dictionary) = object else {
+            throw self.mismatch([String: Any].self, object: object, uid: uid, at: position)
+        }
+        switch try self.classKind(of: dictionary, object: object, uid: uid, at: position) {
+        case .null:
+            throw self.mismatch([String: Any].self, object: object, uid: uid, at: position)
+        case .dictionary:
+            return (dictionary, true)
+        default:
+            return (dictionary, false)
+        }
     }
 }

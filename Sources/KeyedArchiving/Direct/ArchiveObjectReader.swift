@@ -37,17 +37,8 @@ public struct ArchiveObjectReader: ~Copyable {
         let node = decoder.codingPathNode
         // The checks and errors of a keyed container over the same object.
         let position = ArchiveDecodingPosition(parent: node, key: nil, owner: nil)
-        guard case .dictionary(let dictionary) = object else {
-            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
-        }
-        switch try decoder.classKind(of: dictionary, object: object, uid: uid, at: position) {
-        case .null:
-            throw decoder.mismatch([String: Any].self, object: object, uid: uid, at: position)
-        case .dictionary:
-            return nil
-        default:
-            break
-        }
+        let (dictionary, isNSDictionary) = try decoder.keyedDictionary(of: object, uid: uid, at: position)
+        guard !isNSDictionary else { return nil }
         let start = decoder.objectSlots.count
         decoder.objectSlots.append(contentsOf: repeatElement(-1, count: keys.count))
         let reader = decoder.session.reader
