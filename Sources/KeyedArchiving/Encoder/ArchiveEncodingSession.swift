@@ -49,20 +49,20 @@ internal final class ArchiveEncodingSession {
     /// `$objects` as built so far.
     @exclusivity(unchecked) var table = ArchiveEncodingTable()
     /// The keys of objects' own dictionaries (escaped) and of `NSDictionary` objects, by coding-key string.
-    @exclusivity(unchecked) private var objectKeys = ArchiveEncodingKeyCache()
-    @exclusivity(unchecked) private var dictionaryKeys = ArchiveEncodingKeyCache()
+    @exclusivity(unchecked) var objectKeys = ArchiveEncodingKeyCache()
+    @exclusivity(unchecked) var dictionaryKeys = ArchiveEncodingKeyCache()
     private(set) var options: Options
     /// ``Options/userInfo`` in the form `Encoder` exposes it.
     private(set) var userInfo: [CodingUserInfoKey: Any]
 
-    @exclusivity(unchecked) private var typeInfos: [ObjectIdentifier: ArchiveEncodingTypeInfo] = [:]
+    @exclusivity(unchecked) var typeInfos: [ObjectIdentifier: ArchiveEncodingTypeInfo] = [:]
     /// A direct-mapped cache in front of ``typeInfos``, so the common lookups skip hashing.
-    @exclusivity(unchecked) private var recentTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
-    @exclusivity(unchecked) private var recentTypeInfos = [ArchiveEncodingTypeInfo?](
+    @exclusivity(unchecked) var recentTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
+    @exclusivity(unchecked) var recentTypeInfos = [ArchiveEncodingTypeInfo?](
         repeating: nil,
         count: recentTypeCount
     )
-    private static let recentTypeCount = 32
+    static let recentTypeCount = 32
     /// Types found not to be leaves, direct-mapped like ``recentTypes``, so their values skip ``leafValue(_:)``.
     @exclusivity(unchecked) private var compositeTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
     /// The UID of every class instance met so far, by identity.
@@ -454,105 +454,6 @@ internal final class ArchiveEncodingSession {
         let key1 = self.table.key(key1)
         let key2 = key2.map { self.table.key($0) }
         self.table.fill(uid, classUID: classUID, key1, value1, key2, value2)
-    }
-
-    // MARK: - Keys
-
-    /// The key under which a coding key's string is stored: escaped in an object's own
-    /// dictionary, as is in an `NSDictionary`.
-    @inline(__always)
-    func storageKey(_ string: String, inDictionary: Bool) -> ArchiveEncodingTable.Key {
-        if inDictionary {
-            if let key = self.dictionaryKeys.key(for: string) { return key }
-        } else {
-            if let key = self.objectKeys.key(for: string) { return key }
-        }
-        return self.makeStorageKey(string, inDictionary: inDictionary)
-    }
-
-    @inline(never)
-    private func makeStorageKey(_ string: String, inDictionary: Bool) -> ArchiveEncodingTable.Key {
-        if inDictionary {
-            let key = self.table.key(string)
-            self.dictionaryKeys.insert(key, for: string)
-            return key
-        }
-        let key = self.table.key(KeyedArchive.escapedKey(string))
-        self.objectKeys.insert(key, for: string)
-        return key
-    }
-
-    // MARK: - Classes
-
-    /// The UID of a type's class dictionary, appending it on first use.
-    func classUID(for info: ArchiveEncodingTypeInfo) -> UID {
-        if let uid = info.classUID { return uid }
-        let number: Int
-        if let known = info.classNumber {
-            number = known
-        } else {
-            number = self.table.classNumber(info.archivedClass)
-            info.classNumber = number
-        }
-        let uid = self.table.classReference(info.archivedClass, number: number)
-        info.classUID = uid
-        return uid
-    }
-
-    private func typeInfo<T: Encodable>(of value: T) -> ArchiveEncodingTypeInfo {
-        // A value's type is `T` unless `T` is a class, whose instance may be of a subclass: the
-        // static type finds the others without asking the runtime for the dynamic type.
-        let staticIdentifier = ObjectIdentifier(T.self)
-        let staticSlot = Self.typeSlot(staticIdentifier)
-        if self.recentTypes[staticSlot] == staticIdentifier, let info = self.recentTypeInfos[staticSlot],
-            info.kind != .instance
-        {
-            return info
-        }
-        let type: Any.Type = Swift.type(of: value)
-        let identifier = ObjectIdentifier(type)
-        let slot = Self.typeSlot(identifier)
-        if self.recentTypes[slot] == identifier, let info = self.recentTypeInfos[slot] { return info }
-        let info = self.typeInfos[identifier] ?? self.makeTypeInfo(of: value, type: type)
-        self.recentTypes[slot] = identifier
-        self.recentTypeInfos[slot] = info
-        return info
-    }
-
-    @inline(__always)
-    private static func typeSlot(_ identifier: ObjectIdentifier) -> Int {
-        let bits = UInt(bitPattern: identifier) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: bits >> 58) & (Self.recentTypeCount - 1)
-    }
-
-    @inline(never)
-    private func makeTypeInfo<T: Encodable>(of value: T, type: Any.Type) -> ArchiveEncodingTypeInfo {
-        let facts = ArchiveEncodingTypeFacts.facts(of: value, type: type)
-        let identifier = ObjectIdentifier(type)
-        let archivedClass: ArchivedClass
-        if self.options.classNames[identifier] == nil, let namedClass = facts.namedClass {
-            archivedClass = namedClass
-        } else {
-            // A name set with `setClassName(_:for:)` wins, here and in the chain.
-            let name = self.options.classNames[identifier] ?? facts.defaultName
-            var chain = [name]
-            for superclass in facts.superclasses {
-                chain.append(self.options.classNames[superclass.identifier] ?? superclass.defaultName)
-            }
-            if chain.last != "NSObject" { chain.append("NSObject") }
-            archivedClass = ArchivedClass(name: name, classes: chain)
-        }
-        let info = ArchiveEncodingTypeInfo(kind: facts.kind, archivedClass: archivedClass)
-        info.arrayMarker = facts.arrayMarker
-        if self.options.directArchiving.usesConformances {
-            if let direct = facts.objectEncoder {
-                info.objectEncoder = direct
-                info.objectKeyNames = direct.archiveObjectKeys.names
-            }
-            info.rawValueEncoder = facts.rawValueEncoder
-        }
-        self.typeInfos[identifier] = info
-        return info
     }
 
     // MARK: - Errors
