@@ -199,8 +199,11 @@ import Testing
         #expect(cat.tags == ["tabby", "lazy"])
     }
 
-    @Test func foundationReadsTheNewestVersionIntoAnNSCodingClass() throws {
-        let data = try KeyedArchiveEncoder().encode(AppHistory.v3)
+    /// Foundation's `NSKeyedUnarchiver` reads what both of our paths write (the direct one is the
+    /// default for `@Archivable` types).
+    @Test(arguments: BothPaths.modes)
+    func foundationReadsTheNewestVersionIntoAnNSCodingClass(mode: DirectArchiving) throws {
+        let data = try BothPaths.encoder(mode).encode(AppHistory.v3)
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
         unarchiver.requiresSecureCoding = false
         unarchiver.setClass(PetAppCatReader.self, forClassName: "PetApp.Cat")
