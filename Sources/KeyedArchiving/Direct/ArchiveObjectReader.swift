@@ -405,16 +405,20 @@ extension ArchiveObjectDecodable {
             value = try Self(from: decoder)
         }
         if T.self == Self.self { return unsafeBitCast(value, to: T.self) }
-        return try Self.cast(value, to: T.self, in: decoder)
+        return try decoder.cast(value, to: T.self)
     }
+}
 
-    /// `value` as `T`, apart: the cast's optional would otherwise cost a metadata lookup on every
-    /// call of ``decodeArchiveValue(as:from:keyTable:)``, cast or not.
+extension _ArchiveDecoder {
+    /// A value a conformance decoded as `T`, which the caller's type is not: apart, because the
+    /// cast's optional would otherwise cost a metadata lookup on every call of the caller, cast or
+    /// not.
+    /// - Throws: `DecodingError.typeMismatch` at the current object if `value` is no `T`.
     @inline(never)
-    private static func cast<T>(_ value: Self, to type: T.Type, in decoder: _ArchiveDecoder) throws -> T {
+    func cast<Value, T>(_ value: Value, to type: T.Type) throws -> T {
         guard let cast = value as? T else {
-            let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
-            throw decoder.mismatch(T.self, object: decoder.object, uid: decoder.uid, at: position)
+            let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: nil, owner: nil)
+            throw self.mismatch(T.self, object: self.object, uid: self.uid, at: position)
         }
         return cast
     }

@@ -63,16 +63,6 @@ extension ArchiveRawValueCodable {
             value = try Self(from: decoder)
         }
         if T.self == Self.self { return unsafeBitCast(value, to: T.self) }
-        return try Self.rawValueCast(value, to: T.self, in: decoder)
-    }
-
-    /// `value` as `T`, apart, as in ``encodeCastRawValue(_:in:)``.
-    @inline(never)
-    private static func rawValueCast<T>(_ value: Self, to type: T.Type, in decoder: _ArchiveDecoder) throws -> T {
-        guard let cast = value as? T else {
-            let position = ArchiveDecodingPosition(parent: decoder.codingPathNode, key: nil, owner: nil)
-            throw decoder.mismatch(T.self, object: decoder.object, uid: decoder.uid, at: position)
-        }
-        return cast
+        return try decoder.cast(value, to: T.self)
     }
 }
