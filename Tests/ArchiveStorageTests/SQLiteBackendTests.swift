@@ -322,7 +322,8 @@ import Testing
         sqlite.standardInput = input
         sqlite.standardOutput = output
         try sqlite.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+        // `.timeout` first: a store's background purge may hold the lock for a moment.
+        input.fileHandleForWriting.write(Data(".timeout 5000\nBEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
         var printed = ""
         while !printed.contains("locked") {
             let data = output.fileHandleForReading.availableData

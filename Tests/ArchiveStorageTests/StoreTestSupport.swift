@@ -124,7 +124,9 @@ func isPhysicallyStored(_ key: String, in directory: TemporaryDirectory) throws 
 func sqlite3(_ path: String, _ sql: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", path, sql]
+    // A store opening in the test may still hold SQLite's write lock for a moment (its background
+    // purge): wait for it as the store's own connections do, rather than fail with SQLITE_BUSY.
+    process.arguments = ["sqlite3", "-cmd", ".timeout 5000", path, sql]
     let output = Pipe()
     process.standardOutput = output
     try process.run()
