@@ -26,13 +26,12 @@ extension ArchiveDecodingSession {
             try self.init(archive: KeyedArchive(parsing: bytes, limits: options.limits), options: options)
             return
         }
-        let plist: InPlaceBinaryPropertyList
-        do throws(PropertyListError) {
-            plist = try InPlaceBinaryPropertyList(copying: bytes, limits: options.limits)
-        } catch {
-            throw KeyedArchiveError(.malformedPropertyList, reason: "not a property list", underlying: error)
-        }
-        try self.init(checking: plist, options: options)
+        try self.init(
+            checking: Self.binaryList { () throws(PropertyListError) in
+                try InPlaceBinaryPropertyList(copying: bytes, limits: options.limits)
+            },
+            options: options
+        )
     }
 
     /// Creates a session that reads a binary archive in place from the caller's bytes, without a
@@ -48,13 +47,12 @@ extension ArchiveDecodingSession {
             try self.init(bytes: buffer, options: options)
             return
         }
-        let plist: InPlaceBinaryPropertyList
-        do throws(PropertyListError) {
-            plist = try InPlaceBinaryPropertyList(borrowing: buffer, limits: options.limits)
-        } catch {
-            throw KeyedArchiveError(.malformedPropertyList, reason: "not a property list", underlying: error)
-        }
-        try self.init(checking: plist, options: options)
+        try self.init(
+            checking: Self.binaryList { () throws(PropertyListError) in
+                try InPlaceBinaryPropertyList(borrowing: buffer, limits: options.limits)
+            },
+            options: options
+        )
     }
 
     /// Makes the session independent of the caller's bytes, if it borrows them.
@@ -70,12 +68,22 @@ extension ArchiveDecodingSession {
         var limits = options.limits
         limits.maximumInputSize = .max
         limits.maximumObjectCount = .max
-        let plist: InPlaceBinaryPropertyList
+        try self.init(
+            checking: Self.binaryList { () throws(PropertyListError) in
+                try InPlaceBinaryPropertyList(copying: archive.serialized(as: .binary), limits: limits)
+            },
+            options: options
+        )
+    }
+
+    /// The list `read` makes, its failure as ``KeyedArchiveError/Code/malformedPropertyList``.
+    private static func binaryList(
+        _ read: () throws(PropertyListError) -> InPlaceBinaryPropertyList
+    ) throws(KeyedArchiveError) -> InPlaceBinaryPropertyList {
         do throws(PropertyListError) {
-            plist = try InPlaceBinaryPropertyList(copying: archive.serialized(as: .binary), limits: limits)
+            return try read()
         } catch {
             throw KeyedArchiveError(.malformedPropertyList, reason: "not a property list", underlying: error)
         }
-        try self.init(checking: plist, options: options)
     }
 }

@@ -326,23 +326,13 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
     ///   `Value.archiveVersion` (code ``KeyedArchiveError/Code/typeVersionTooNew``) or is not an integer.
     public func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int {
-        let version: Int
-        if self.contains(index), let stored = try self.decodeIfPresent(Int.self, at: index) {
-            version = stored
-        } else if Value.archiveVersion == Value.unversionedArchiveVersion {
-            version = Value.unversionedArchiveVersion
-        } else {
-            version = ArchiveEvolution.absentVersion(unversioned: Value.unversionedArchiveVersion, decoder: self.coder)
-        }
-        guard version <= Value.archiveVersion else {
-            throw ArchiveEvolution.versionTooNew(
-                version,
-                of: Value.self,
-                current: Value.archiveVersion,
-                at: self.node.appending(self.key(at: index)).path
-            )
-        }
-        return version
+        let stored = self.contains(index) ? try self.decodeIfPresent(Int.self, at: index) : nil
+        return try ArchiveEvolution.version(
+            stored: stored,
+            of: Value.self,
+            decoder: self.coder,
+            at: self.node.appending(self.key(at: index)).path
+        )
     }
 
     /// Reads a value stored by an older version of the type, as

@@ -230,8 +230,24 @@ public enum ArchiveEvolution {
     ) throws -> Int {
         // Every value of every `@Archivable` struct and class comes here: the usual case, no stored
         // version, costs one key lookup.
+        let stored = container.contains(key) ? try container.decodeIfPresent(Int.self, forKey: key) : nil
+        return try Self.version(stored: stored, of: Value.self, decoder: decoder, at: container.codingPath + [key])
+    }
+
+    /// The version of a value that stored `stored` (`nil` for none), as
+    /// ``decodeVersion(of:from:forKey:decoder:)`` finds it; the direct path's reader applies the
+    /// same rule.
+    /// - Parameter codingPath: The version key's coding path, for the error.
+    /// - Throws: `DecodingError.dataCorrupted` when the version is newer than `Value.archiveVersion`.
+    @inlinable
+    internal static func version<Value: ArchiveVersioned>(
+        stored: Int?,
+        of type: Value.Type,
+        decoder: any Decoder,
+        at codingPath: @autoclosure () -> [any CodingKey]
+    ) throws -> Int {
         let version: Int
-        if container.contains(key), let stored = try container.decodeIfPresent(Int.self, forKey: key) {
+        if let stored {
             version = stored
         } else if Value.archiveVersion == Value.unversionedArchiveVersion {
             // A type that was never versioned takes no version from beside the data: a schema
@@ -241,12 +257,7 @@ public enum ArchiveEvolution {
             version = Self.absentVersion(unversioned: Value.unversionedArchiveVersion, decoder: decoder)
         }
         guard version <= Value.archiveVersion else {
-            throw Self.versionTooNew(
-                version,
-                of: Value.self,
-                current: Value.archiveVersion,
-                at: container.codingPath + [key]
-            )
+            throw Self.versionTooNew(version, of: Value.self, current: Value.archiveVersion, at: codingPath())
         }
         return version
     }
