@@ -35,7 +35,7 @@ internal final class _ArchiveDecoder: Decoder {
     @exclusivity(unchecked) private var nodePool: [CodingPathNode] = []
     /// The entries of the objects ``ArchiveObjectReader``s are reading, innermost last: each
     /// reader's run of one object reference per key, -1 for a key the object lacks.
-    @exclusivity(unchecked) var objectSlots: [Int] = []
+    @exclusivity(unchecked) var objectSlots = ArchiveSlotStack<Int>()
 
     /// How many depths ``nodePool`` serves; deeper values allocate their nodes.
     private static var nodePoolLimit: Int { 32 }

@@ -18,11 +18,12 @@ import PropertyLists
 internal final class ArchiveObjectFrame {
     /// The coding path of the object's parent.
     @exclusivity(unchecked) var parent = ArchiveEncodingParent(.root)
-    /// The object's key in its parent.
-    @exclusivity(unchecked) var key: (any CodingKey)?
+    /// The object's key in its parent: the caller's own, borrowed while the object is written
+    /// (copying a key into the frame would cost its value witnesses on every object).
+    @exclusivity(unchecked) var key: UnsafePointer<(any CodingKey)?>?
 
     /// The object's coding path.
-    var path: CodingPathNode { self.parent.appending(self.key) }
+    var path: CodingPathNode { self.parent.appending(self.key?.pointee) }
 }
 
 extension ArchiveObjectEncodable {
@@ -81,9 +82,22 @@ extension ArchiveEncodingSession {
         if let instance { self.instanceUIDs[instance] = uid }
         let keys = info.objectKeys ?? self.resolveObjectKeys(of: info)
 
-        let start = self.objectValues.count
+        return try withUnsafePointer(to: key) { key in
+            try self.encodeObject(value, uid: uid, info: info, keys: keys, parent: parent, key: key)
+        }
+    }
+
+    /// Writes the object of ``encodeDirectly(_:info:parent:key:)`` under its reserved UID.
+    private func encodeObject<Value: ArchiveObjectEncodable>(
+        _ value: Value,
+        uid: UID,
+        info: ArchiveEncodingTypeInfo,
+        keys: [ArchiveEncodingTable.Key],
+        parent: ArchiveEncodingParent,
+        key: UnsafePointer<(any CodingKey)?>
+    ) throws -> UID {
+        let start = self.objectValues.push(keys.count, repeating: ArchiveObjectWriter.unset)
         let extrasStart = self.objectExtras.count
-        self.objectValues.append(contentsOf: repeatElement(ArchiveObjectWriter.unset, count: keys.count))
         let frame = self.objectFrame(parent: parent, key: key)
         self.objectDepth += 1
         defer {
@@ -91,7 +105,7 @@ extension ArchiveEncodingSession {
             // The frame must not keep its parent (an encoder, reused once unreferenced) alive.
             frame.parent = ArchiveEncodingParent(.root)
             frame.key = nil
-            self.objectValues.removeSubrange(start...)
+            self.objectValues.pop(from: start)
             if self.objectExtras.count > extrasStart { self.objectExtras.removeSubrange(extrasStart...) }
         }
         var writer = ArchiveObjectWriter(
@@ -108,8 +122,7 @@ extension ArchiveEncodingSession {
             uid,
             classUID: classUID,
             keys: keys,
-            values: self.objectValues,
-            from: start,
+            values: self.objectValues.run(from: start, count: keys.count),
             extras: self.objectExtras[extrasStart...]
         )
         return uid
@@ -146,7 +159,8 @@ extension ArchiveEncodingSession {
     }
 
     /// The frame for an object at the current depth: the pooled one if nothing else refers to it.
-    private func objectFrame(parent: ArchiveEncodingParent, key: (any CodingKey)?) -> ArchiveObjectFrame {
+    private func objectFrame(parent: ArchiveEncodingParent, key: UnsafePointer<(any CodingKey)?>) -> ArchiveObjectFrame
+    {
         let depth = self.objectDepth
         let frame: ArchiveObjectFrame
         if depth < self.objectFrames.count, isKnownUniquelyReferenced(&self.objectFrames[depth]) {

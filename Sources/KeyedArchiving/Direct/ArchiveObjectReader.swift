@@ -39,8 +39,7 @@ public struct ArchiveObjectReader: ~Copyable {
         let position = ArchiveDecodingPosition(parent: node, key: nil, owner: nil)
         let (dictionary, isNSDictionary) = try decoder.keyedDictionary(of: object, uid: uid, at: position)
         guard !isNSDictionary else { return nil }
-        let start = decoder.objectSlots.count
-        decoder.objectSlots.append(contentsOf: repeatElement(-1, count: keys.count))
+        let start = decoder.objectSlots.push(keys.count, repeating: -1)
         let reader = decoder.session.reader
         var repeats = false
         for entry in 0..<dictionary.count {
@@ -57,12 +56,12 @@ public struct ArchiveObjectReader: ~Copyable {
             // lookups: such an object (only in damaged or hostile data) goes through `init(from:)`,
             // so that both paths read it alike. The container then charges the budget itself.
             guard !repeats else {
-                decoder.objectSlots.removeSubrange(start...)
+                decoder.objectSlots.pop(from: start)
                 return nil
             }
             try decoder.charge(dictionary.count, object: object, uid: uid, at: position)
         } catch {
-            decoder.objectSlots.removeSubrange(start...)
+            decoder.objectSlots.pop(from: start)
             throw error
         }
         self.coder = decoder
@@ -75,7 +74,7 @@ public struct ArchiveObjectReader: ~Copyable {
 
     /// Gives the slots back to the decoder.
     consuming func finish() {
-        self.coder.objectSlots.removeSubrange(self.start...)
+        self.coder.objectSlots.pop(from: self.start)
     }
 
     /// The decoder, for values that must be read through `Decodable`; its state is this object's.

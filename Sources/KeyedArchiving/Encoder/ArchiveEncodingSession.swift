@@ -71,7 +71,7 @@ internal final class ArchiveEncodingSession {
     @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
     /// The values of the objects ``ArchiveObjectWriter``s are writing, innermost last: each writer's
     /// run of one slot per key, unset slots holding ``ArchiveObjectWriter/unset``.
-    @exclusivity(unchecked) var objectValues: [ArchiveEncodingTable.Value] = []
+    @exclusivity(unchecked) var objectValues = ArchiveSlotStack<ArchiveEncodingTable.Value>()
     /// The entries writers add after their keys' (kept fields), innermost writer's last.
     @exclusivity(unchecked) var objectExtras: [_ArchiveEncoder.Entry] = []
     /// The frames of the objects being written directly, by nesting depth, kept for reuse.

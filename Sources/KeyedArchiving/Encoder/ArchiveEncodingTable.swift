@@ -194,28 +194,27 @@ internal struct ArchiveEncodingTable {
     /// `$class` first, then each key whose value is set, in order, then `extras`.
     /// - Parameters:
     ///   - keys: The keys, one per value of the run.
-    ///   - values: Holds the run, from `start`; values that are `isUnset` are left out with their keys.
+    ///   - values: The run, one value per key; values that are `isUnset` are left out with their keys.
     ///   - extras: Entries after the run's (kept fields).
     mutating func fill(
         _ uid: UID,
         classUID: UID,
         keys: [Key],
-        values: [Value],
-        from start: Int,
+        values: UnsafeBufferPointer<Value>,
         extras: ArraySlice<_ArchiveEncoder.Entry>
     ) {
         let itemStart = self.builder.items.count
         self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
         var count: UInt32 = 1
-        for index in keys.indices where !values[start + index].isUnset {
+        for index in keys.indices where !values[index].isUnset {
             self.builder.items.append(.string(id: keys[index].id))
             count += 1
         }
         for entry in extras { self.builder.items.append(.string(id: entry.key.id)) }
         count += UInt32(truncatingIfNeeded: extras.count)
         self.builder.items.append(.uid(classUID.rawValue))
-        for index in keys.indices where !values[start + index].isUnset {
-            self.builder.items.append(values[start + index])
+        for index in keys.indices where !values[index].isUnset {
+            self.builder.items.append(values[index])
         }
         for entry in extras { self.builder.items.append(entry.value) }
         self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(itemStart), count: count)

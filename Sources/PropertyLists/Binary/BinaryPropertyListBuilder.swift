@@ -26,9 +26,9 @@ package import Foundation
 /// produce the same bytes.
 package struct BinaryPropertyListBuilder {
     /// One value: a leaf, or a container whose contents are in ``BinaryPropertyListBuilder/items``.
-    package struct Value {
+    package struct Value: BitwiseCopyable {
         /// What a value is, and how its ``payload`` reads.
-        package enum Kind: UInt8 {
+        package enum Kind: UInt8, BitwiseCopyable {
             /// A string: the payload is its id in ``BinaryPropertyListBuilder/strings``.
             case string
             /// A non-negative integer: the payload is its value.
@@ -59,7 +59,7 @@ package struct BinaryPropertyListBuilder {
         package var count: UInt32
         package var kind: Kind
 
-        @inline(__always)
+        @inlinable
         package init(kind: Kind, payload: UInt64, count: UInt32 = 0) {
             self.kind = kind
             self.payload = payload
@@ -67,39 +67,39 @@ package struct BinaryPropertyListBuilder {
         }
 
         /// A UID.
-        @inline(__always)
+        @inlinable
         package static func uid(_ value: UInt64) -> Self { Self(kind: .uid, payload: value) }
 
         /// A signed integer.
-        @inline(__always)
+        @inlinable
         package static func integer(_ value: Int64) -> Self {
             Self(kind: value < 0 ? .negativeInteger : .integer, payload: UInt64(bitPattern: value))
         }
 
         /// An unsigned integer.
-        @inline(__always)
+        @inlinable
         package static func integer(_ value: UInt64) -> Self { Self(kind: .integer, payload: value) }
 
         /// An integer in the full property list range.
-        @inline(__always)
+        @inlinable
         package static func integer(_ value: PropertyListInteger) -> Self {
             Self(kind: value.isNegative ? .negativeInteger : .integer, payload: value.bits)
         }
 
         /// A 64-bit real.
-        @inline(__always)
+        @inlinable
         package static func real(_ value: Double) -> Self { Self(kind: .real, payload: value.bitPattern) }
 
         /// A 32-bit real.
-        @inline(__always)
+        @inlinable
         package static func float(_ value: Float) -> Self { Self(kind: .float, payload: UInt64(value.bitPattern)) }
 
         /// A Boolean.
-        @inline(__always)
+        @inlinable
         package static func bool(_ value: Bool) -> Self { Self(kind: .bool, payload: value ? 1 : 0) }
 
         /// The string with an id from ``BinaryPropertyListBuilder/strings``.
-        @inline(__always)
+        @inlinable
         package static func string(id: UInt32) -> Self { Self(kind: .string, payload: UInt64(id)) }
     }
 
