@@ -154,7 +154,13 @@ extension _ArchiveDecoder {
         let elements = try self.currentElements()
         var strings: [String] = []
         strings.reserveCapacity(elements.count)
+        let reader = self.session.reader
         for index in 0..<elements.count {
+            // A string object, read as `decodeElement` reads it, without its position.
+            if let string = self.quickString(at: elements.reference(at: index, in: reader)) {
+                strings.append(string)
+                continue
+            }
             strings.append(try self.decodeElement(String.self, at: index, of: elements))
         }
         return strings

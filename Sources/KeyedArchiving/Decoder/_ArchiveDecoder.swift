@@ -442,7 +442,7 @@ extension _ArchiveDecoder {
     /// The string at a key, when it is the UID of a string object.
     @inline(__always)
     func quickString(at reference: Int) -> String? {
-        guard case .uid(let uid)? = try? self.session.reader.value(at: reference), uid.rawValue != 0,
+        guard let uid = self.session.reader.quickUID(at: reference), uid.rawValue != 0,
             case .string(let region)? = try? self.session.object(at: uid)
         else { return nil }
         return try? self.session.string(region)

@@ -364,6 +364,8 @@ public struct ArchiveObjectReader: ~Copyable {
     /// The stored value at an object reference, as a `DecodingError` when it is not valid.
     @inline(__always)
     private func stored(at reference: Int, at position: ArchiveDecodingPosition) throws -> InPlaceValue {
+        // The usual value, a UID, read without the general path.
+        if let uid = self.coder.session.reader.quickUID(at: reference) { return .uid(uid) }
         do {
             return try self.coder.session.read(reference)
         } catch {

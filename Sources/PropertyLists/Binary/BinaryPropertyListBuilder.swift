@@ -59,7 +59,7 @@ package struct BinaryPropertyListBuilder {
         package var count: UInt32
         package var kind: Kind
 
-        @inlinable
+        @inline(__always)
         package init(kind: Kind, payload: UInt64, count: UInt32 = 0) {
             self.kind = kind
             self.payload = payload
@@ -67,39 +67,39 @@ package struct BinaryPropertyListBuilder {
         }
 
         /// A UID.
-        @inlinable
+        @inline(__always)
         package static func uid(_ value: UInt64) -> Self { Self(kind: .uid, payload: value) }
 
         /// A signed integer.
-        @inlinable
+        @inline(__always)
         package static func integer(_ value: Int64) -> Self {
             Self(kind: value < 0 ? .negativeInteger : .integer, payload: UInt64(bitPattern: value))
         }
 
         /// An unsigned integer.
-        @inlinable
+        @inline(__always)
         package static func integer(_ value: UInt64) -> Self { Self(kind: .integer, payload: value) }
 
         /// An integer in the full property list range.
-        @inlinable
+        @inline(__always)
         package static func integer(_ value: PropertyListInteger) -> Self {
             Self(kind: value.isNegative ? .negativeInteger : .integer, payload: value.bits)
         }
 
         /// A 64-bit real.
-        @inlinable
+        @inline(__always)
         package static func real(_ value: Double) -> Self { Self(kind: .real, payload: value.bitPattern) }
 
         /// A 32-bit real.
-        @inlinable
+        @inline(__always)
         package static func float(_ value: Float) -> Self { Self(kind: .float, payload: UInt64(value.bitPattern)) }
 
         /// A Boolean.
-        @inlinable
+        @inline(__always)
         package static func bool(_ value: Bool) -> Self { Self(kind: .bool, payload: value ? 1 : 0) }
 
         /// The string with an id from ``BinaryPropertyListBuilder/strings``.
-        @inlinable
+        @inline(__always)
         package static func string(id: UInt32) -> Self { Self(kind: .string, payload: UInt64(id)) }
     }
 

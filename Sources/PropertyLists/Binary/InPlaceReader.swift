@@ -105,6 +105,28 @@ package struct InPlaceReader {
         return try self.value(header, object: index, at: offset)
     }
 
+    /// The UID at `index` when it is one in the widths writers use, read in place without the
+    /// general path; `nil` for anything else, which ``value(at:)`` then reads and checks.
+    @inline(__always)
+    package func quickUID(at index: Int) -> UID? {
+        let layout = self.layout
+        guard index >= 0, index < layout.objectCount else { return nil }
+        let bytes = self.bytes
+        let offset = Int(
+            truncatingIfNeeded: ObjectHeader.bigEndian(
+                bytes,
+                at: layout.offsetTableOffset &+ index &* layout.offsetSize,
+                width: layout.offsetSize
+            )
+        )
+        let marker = bytes[offset]
+        // 0x80...0x87: a UID of 1 to 8 bytes.
+        guard marker & 0xF8 == 0x80 else { return nil }
+        let width = Int(marker & 0x07) &+ 1
+        guard width <= layout.offsetTableOffset &- offset &- 1 else { return nil }
+        return UID(ObjectHeader.bigEndian(bytes, at: offset &+ 1, width: width))
+    }
+
     /// The UID, integer or real at `offset`, in the widths writers use, read without the general
     /// header decoding; `nil` for any other object, which the general path then reads and checks.
     @inline(__always)
