@@ -191,6 +191,16 @@ internal final class ArchiveDecodingSession {
         return try self.read(self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue)))
     }
 
+    /// The region of the short ASCII string object a UID refers to, read without the general path;
+    /// `nil` for any other object, which ``object(at:)`` then reads and checks.
+    @inline(__always)
+    func quickShortString(at uid: UID) -> InPlaceRegion? {
+        guard uid.rawValue < UInt64(self.objectTable.count) else { return nil }
+        return self.reader.quickShortString(
+            at: self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue))
+        )
+    }
+
     /// The string of a string region.
     @inline(__always)
     func string(_ region: InPlaceRegion) throws(KeyedArchiveError) -> String {

@@ -442,10 +442,11 @@ extension _ArchiveDecoder {
     /// The string at a key, when it is the UID of a string object.
     @inline(__always)
     func quickString(at reference: Int) -> String? {
-        guard let uid = self.session.reader.quickUID(at: reference), uid.rawValue != 0,
-            case .string(let region)? = try? self.session.object(at: uid)
-        else { return nil }
-        return try? self.session.string(region)
+        let session = self.session
+        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0 else { return nil }
+        if let region = session.quickShortString(at: uid) { return try? session.string(region) }
+        guard case .string(let region)? = try? session.object(at: uid) else { return nil }
+        return try? session.string(region)
     }
 
     /// The real at a key, when it is stored inline as a 64-bit real.

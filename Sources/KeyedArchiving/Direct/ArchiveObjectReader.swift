@@ -17,7 +17,8 @@ import PropertyLists
 /// read as a keyed container reads it, with the same checks and the same errors, coding paths
 /// included. The reader is valid only during ``ArchiveObjectDecodable/init(archiveObject:)``.
 public struct ArchiveObjectReader: ~Copyable {
-    unowned(unsafe) let coder: _ArchiveDecoder
+    /// The decoder, unretained: the reader lives only inside the decoder's call that made it.
+    let unmanagedCoder: Unmanaged<_ArchiveDecoder>
     unowned(unsafe) let keys: ArchiveObjectKeyTable
     /// The object being read, and its UID.
     let object: InPlaceValue
@@ -64,12 +65,21 @@ public struct ArchiveObjectReader: ~Copyable {
             decoder.objectSlots.pop(from: start)
             throw error
         }
-        self.coder = decoder
+        self.unmanagedCoder = Unmanaged.passUnretained(decoder)
         self.keys = keys
         self.object = object
         self.uid = uid
         self.node = node
         self.start = start
+    }
+
+    /// The decoder, for the paths that are not hot; ``withCoder(_:)`` spares the hot ones a retain.
+    var coder: _ArchiveDecoder { self.unmanagedCoder.takeUnretainedValue() }
+
+    /// Runs `body` with the decoder, without retaining it (the reader never outlives it).
+    @inline(__always)
+    func withCoder<Result>(_ body: (_ArchiveDecoder) throws -> Result) rethrows -> Result {
+        try self.unmanagedCoder._withUnsafeGuaranteedRef(body)
     }
 
     /// Gives the slots back to the decoder.
@@ -109,7 +119,8 @@ public struct ArchiveObjectReader: ~Copyable {
 
     @inline(__always)
     private func reference(at index: Int) -> Int {
-        self.coder.objectSlots[self.start + index]
+        let slot = self.start + index
+        return self.withCoder { $0.objectSlots[slot] }
     }
 
     private func key(at index: Int) -> ArchiveFieldKey {
@@ -126,7 +137,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: String.Type = String.self, at index: Int) throws -> String {
         let reference = self.reference(at: index)
-        if reference >= 0, let value = self.coder.quickString(at: reference) { return value }
+        if reference >= 0, let value = self.withCoder({ $0.quickString(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
     }
 
@@ -138,7 +149,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int.Type = Int.self, at index: Int) throws -> Int {
         let reference = self.reference(at: index)
-        if reference >= 0, let value = self.coder.quickInt(at: reference) { return value }
+        if reference >= 0, let value = self.withCoder({ $0.quickInt(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
     }
 
@@ -150,7 +161,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Double.Type = Double.self, at index: Int) throws -> Double {
         let reference = self.reference(at: index)
-        if reference >= 0, let value = self.coder.quickDouble(at: reference) { return value }
+        if reference >= 0, let value = self.withCoder({ $0.quickDouble(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
     }
 
@@ -162,7 +173,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Bool.Type = Bool.self, at index: Int) throws -> Bool {
         let reference = self.reference(at: index)
-        if reference >= 0, let value = self.coder.quickBool(at: reference) { return value }
+        if reference >= 0, let value = self.withCoder({ $0.quickBool(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
     }
 
@@ -182,7 +193,8 @@ public struct ArchiveObjectReader: ~Copyable {
             throw self.coder.keyNotFound(self.key(at: index), in: self.uid, at: self.node)
         }
         let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
-        return try self.coder.decode(type, stored: self.stored(at: reference, at: position), at: position)
+        let stored = try self.stored(at: reference, at: position)
+        return try self.withCoder { try $0.decode(type, stored: stored, at: position) }
     }
 
     /// Reads an enum through its raw string, as the standard library's `init(from:)` of a
@@ -239,7 +251,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
     public func decodeIfPresent(_ type: String.Type = String.self, at index: Int) throws -> String? {
         let reference = self.reference(at: index)
-        if reference >= 0, let value = self.coder.quickString(at: reference) { return value }
+        if reference >= 0, let value = self.withCoder({ $0.quickString(at: reference) }) { return value }
         if try self.decodeNil(at: index) { return nil }
         return try self.decodeValue(type, at: index, reference: reference)
     }
@@ -272,7 +284,7 @@ public struct ArchiveObjectReader: ~Copyable {
         let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
         guard case .uid(let uid) = try self.stored(at: reference, at: position) else { return false }
         guard uid.rawValue != 0 else { return true }
-        return self.coder.isNil(try self.coder.object(at: uid, at: position), uid: uid)
+        return try self.withCoder { coder in coder.isNil(try coder.object(at: uid, at: position), uid: uid) }
     }
 
     /// Reads an optional property that has an initial value: leaves `value` as it is when the key
@@ -365,11 +377,13 @@ public struct ArchiveObjectReader: ~Copyable {
     @inline(__always)
     private func stored(at reference: Int, at position: ArchiveDecodingPosition) throws -> InPlaceValue {
         // The usual value, a UID, read without the general path.
-        if let uid = self.coder.session.reader.quickUID(at: reference) { return .uid(uid) }
-        do {
-            return try self.coder.session.read(reference)
-        } catch {
-            throw self.coder.corrupted(error, object: self.object, uid: self.uid, at: position)
+        try self.withCoder { coder in
+            if let uid = coder.session.reader.quickUID(at: reference) { return .uid(uid) }
+            do throws(KeyedArchiveError) {
+                return try coder.session.read(reference)
+            } catch {
+                throw coder.corrupted(error, object: self.object, uid: self.uid, at: position)
+            }
         }
     }
 }

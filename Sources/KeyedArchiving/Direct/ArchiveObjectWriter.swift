@@ -28,7 +28,8 @@ public import Foundation
 /// know which overload a property's type picks, can call each with `try`; those for strings,
 /// numbers, Booleans and dates never throw.
 public struct ArchiveObjectWriter: ~Copyable {
-    unowned(unsafe) let session: ArchiveEncodingSession
+    /// The session, unretained: the writer lives only inside the session's call that made it.
+    let unmanagedSession: Unmanaged<ArchiveEncodingSession>
     unowned(unsafe) let info: ArchiveEncodingTypeInfo
     unowned(unsafe) let frame: ArchiveObjectFrame
     /// Where this object's values start in the session's ``ArchiveEncodingSession/objectValues``.
@@ -46,7 +47,7 @@ public struct ArchiveObjectWriter: ~Copyable {
         start: Int,
         extrasStart: Int
     ) {
-        self.session = session
+        self.unmanagedSession = Unmanaged.passUnretained(session)
         self.info = info
         self.frame = frame
         self.start = start
@@ -54,12 +55,19 @@ public struct ArchiveObjectWriter: ~Copyable {
     }
 
     /// The contextual information of the encoder, as `Encoder.userInfo` has it.
-    public var userInfo: [CodingUserInfoKey: Any] { self.session.userInfo }
+    public var userInfo: [CodingUserInfoKey: Any] { self.withSession { $0.userInfo } }
+
+    /// Runs `body` with the session, without retaining it (the writer never outlives it).
+    @inline(__always)
+    private func withSession<Result>(_ body: (ArchiveEncodingSession) throws -> Result) rethrows -> Result {
+        try self.unmanagedSession._withUnsafeGuaranteedRef(body)
+    }
 
     /// Stores a value at a key's index. An index outside the type's keys is a programming error.
     @inline(__always)
     private func set(_ value: ArchiveEncodingTable.Value, at index: Int) {
-        self.session.objectValues[self.start + index] = value
+        let slot = self.start + index
+        self.withSession { $0.objectValues[slot] = value }
     }
 
     // MARK: - Values
@@ -69,7 +77,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: String, at index: Int) throws {
-        self.set(.uid(self.session.table.leaf(value).rawValue), at: index)
+        self.set(.uid(self.withSession { $0.table.leaf(value) }.rawValue), at: index)
     }
 
     /// Writes an integer, inline.
@@ -101,7 +109,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: Date, at index: Int) throws {
-        self.set(.uid(self.session.table.addDate(value).rawValue), at: index)
+        self.set(.uid(self.withSession { $0.table.addDate(value) }.rawValue), at: index)
     }
 
     /// Writes an array of strings as an `NSArray` object.
@@ -109,7 +117,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: [String], at index: Int) throws {
-        self.set(.uid(self.session.encodeStringArray(value).rawValue), at: index)
+        self.set(.uid(self.withSession { $0.encodeStringArray(value) }.rawValue), at: index)
     }
 
     /// Writes an enum as its raw string, as the standard library's `encode(to:)` of a
@@ -131,18 +139,19 @@ public struct ArchiveObjectWriter: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `EncodingError.invalidValue` with the coding path, or what the value's encoding throws.
     public mutating func encode<T: Encodable>(_ value: T, at index: Int) throws {
-        let session = self.session
-        if let leaf = session.leaf(of: value) {
-            switch leaf {
-            case .string(let string): self.set(.uid(session.table.leaf(string).rawValue), at: index)
-            case .data(let data): self.set(.uid(session.table.leaf(data).rawValue), at: index)
-            case .scalar(let scalar): self.set(scalar, at: index)
+        let stored = try self.withSession { session -> ArchiveEncodingTable.Value in
+            if let leaf = session.leaf(of: value) {
+                switch leaf {
+                case .string(let string): return .uid(session.table.leaf(string).rawValue)
+                case .data(let data): return .uid(session.table.leaf(data).rawValue)
+                case .scalar(let scalar): return scalar
+                }
             }
-            return
+            let key = ArchiveFieldKey(self.info.objectKeyNames[index])
+            let parent = ArchiveEncodingParent(frame: self.frame)
+            return .uid(try session.encodeComposite(value, parent: parent, key: key).rawValue)
         }
-        let key = ArchiveFieldKey(self.info.objectKeyNames[index])
-        let uid = try session.encodeComposite(value, parent: ArchiveEncodingParent(frame: self.frame), key: key)
-        self.set(.uid(uid.rawValue), at: index)
+        self.set(stored, at: index)
     }
 
     // MARK: - Optionals
@@ -192,7 +201,8 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameter fields: The fields.
     public mutating func encodeUnknownFields(_ fields: ArchiveUnknownFields) throws {
         guard !fields.isEmpty else { return }
-        self.session.setObjectFields(fields.fields, info: self.info, start: self.start, extrasStart: self.extrasStart)
+        let (info, start, extrasStart) = (self.info, self.start, self.extrasStart)
+        self.withSession { $0.setObjectFields(fields.fields, info: info, start: start, extrasStart: extrasStart) }
     }
 }
 

@@ -14,15 +14,12 @@
 /// Plain memory rather than an array, so that setting a slot costs no uniqueness check; the
 /// storage only grows, and a run is addressed by its start, which stays valid when it grows.
 internal struct ArchiveSlotStack<Element: BitwiseCopyable>: ~Copyable {
-    private var storage: UnsafeMutablePointer<Element>
-    private var capacity: Int
+    /// The memory, allocated on the first push (many coders never push).
+    private var storage = UnsafeMutableBufferPointer<Element>(start: nil, count: 0)
     /// The number of slots in use.
     private(set) var count = 0
 
-    init() {
-        self.capacity = 64
-        self.storage = .allocate(capacity: self.capacity)
-    }
+    init() {}
 
     deinit {
         self.storage.deallocate()
@@ -33,8 +30,8 @@ internal struct ArchiveSlotStack<Element: BitwiseCopyable>: ~Copyable {
     @inline(__always)
     mutating func push(_ count: Int, repeating value: Element) -> Int {
         let start = self.count
-        if start + count > self.capacity { self.grow(toHold: start + count) }
-        (self.storage + start).initialize(repeating: value, count: count)
+        if start + count > self.storage.count { self.grow(toHold: start + count) }
+        UnsafeMutableBufferPointer(rebasing: self.storage[start..<(start + count)]).initialize(repeating: value)
         self.count = start + count
         return start
     }
@@ -54,16 +51,14 @@ internal struct ArchiveSlotStack<Element: BitwiseCopyable>: ~Copyable {
     /// The `count` slots from `start`, valid until the next push.
     @inline(__always)
     func run(from start: Int, count: Int) -> UnsafeBufferPointer<Element> {
-        UnsafeBufferPointer(start: self.storage + start, count: count)
+        UnsafeBufferPointer(rebasing: self.storage[start..<(start + count)])
     }
 
     @inline(never)
     private mutating func grow(toHold count: Int) {
-        let capacity = max(count, 2 * self.capacity)
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-        larger.initialize(from: self.storage, count: self.count)
+        let larger = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(count, 64, 2 * self.storage.count))
+        _ = larger.initialize(fromContentsOf: self.storage[..<self.count])
         self.storage.deallocate()
         self.storage = larger
-        self.capacity = capacity
     }
 }

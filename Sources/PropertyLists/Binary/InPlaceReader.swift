@@ -127,6 +127,22 @@ package struct InPlaceReader {
         return UID(ObjectHeader.bigEndian(bytes, at: offset &+ 1, width: width))
     }
 
+    /// The region of the string at `index` when it is an ASCII string short enough for its marker
+    /// to hold its length, read in place without the general path; `nil` for anything else, which
+    /// ``value(at:)`` then reads and checks.
+    @inline(__always)
+    package func quickShortString(at index: Int) -> InPlaceRegion? {
+        guard index >= 0, index < self.objectCount else { return nil }
+        let offset = self.offset(ofObject: index)
+        let marker = self.bytes[offset]
+        guard marker >> 4 == 0x5, marker & 0x0F != 0x0F else { return nil }
+        let count = Int(marker & 0x0F)
+        guard count <= self.layout.offsetTableOffset &- offset &- 1, count <= self.maximumStringLength else {
+            return nil
+        }
+        return InPlaceRegion(object: index, payload: offset &+ 1, count: count, isUTF16: false)
+    }
+
     /// The UID, integer or real at `offset`, in the widths writers use, read without the general
     /// header decoding; `nil` for any other object, which the general path then reads and checks.
     @inline(__always)
