@@ -115,8 +115,36 @@ extension _ArchiveDecoder {
         if let uid, uid.rawValue == 0, T.self == String.self || T.self == URL.self || T.self == UUID.self {
             throw self.mismatch(type, object: object, uid: uid, at: position)
         }
-        // The metatype checks fold away when T is known at compile time. After each, the value is
-        // a T, and `exactly` hands it over without the dynamic cast `as!` costs in generic code.
+        guard Self.hasArchiveForm(T.self) else {
+            return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: reentrant)
+        }
+        return try self.decodeArchiveForm(type, object: object, uid: uid, at: position)
+    }
+
+    /// Whether `T` is one of the types with an archive form of their own, which
+    /// ``decodeArchiveForm(_:object:uid:at:)`` reads. The checks fold away when `T` is known at
+    /// compile time.
+    @inline(__always)
+    static func hasArchiveForm<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+            || T.self == Date.self || T.self == Data.self || T.self == Float.self || T.self == Int64.self
+            || T.self == UInt64.self || T.self == Int32.self || T.self == UInt32.self || T.self == Int16.self
+            || T.self == UInt16.self || T.self == Int8.self || T.self == UInt8.self || T.self == UInt.self
+            || T.self == UUID.self || T.self == URL.self
+    }
+
+    /// Reads a type with an archive form of its own. Apart from ``decode(_:object:uid:at:reentrant:)``,
+    /// which every nested value goes through: the readers inlined here take stack space that the
+    /// recursion of nested values would otherwise pay at every level.
+    @inline(never)
+    private func decodeArchiveForm<T: Decodable>(
+        _ type: T.Type,
+        object: InPlaceValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> T {
+        // After each check, the value is a T, and `exactly` hands it over without the dynamic cast
+        // `as!` costs in generic code.
         if T.self == String.self {
             return try Self.exactly(self.unboxString(object, uid: uid, at: position), as: T.self)
         }
@@ -159,7 +187,8 @@ extension _ArchiveDecoder {
         }
         if T.self == UUID.self { return try Self.exactly(self.unboxUUID(object, uid: uid, at: position), as: T.self) }
         if T.self == URL.self { return try Self.exactly(self.unboxURL(object, uid: uid, at: position), as: T.self) }
-        return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: reentrant)
+        // Not reached: `hasArchiveForm` lists the types above.
+        return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: false)
     }
 
     /// Decodes a type that reads itself from a container, or a dictionary.
