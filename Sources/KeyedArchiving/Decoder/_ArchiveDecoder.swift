@@ -118,84 +118,14 @@ extension _ArchiveDecoder {
         guard Self.hasArchiveForm(T.self) else {
             return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: reentrant)
         }
-        return try self.decodeArchiveForm(type, object: object, uid: uid, at: position)
-    }
-
-    /// Whether `T` is one of the types with an archive form of their own, which
-    /// ``decodeArchiveForm(_:object:uid:at:)`` reads. The checks fold away when `T` is known at
-    /// compile time.
-    @inline(__always)
-    static func hasArchiveForm<T>(_ type: T.Type) -> Bool {
-        T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
-            || T.self == Date.self || T.self == Data.self || T.self == Float.self || T.self == Int64.self
-            || T.self == UInt64.self || T.self == Int32.self || T.self == UInt32.self || T.self == Int16.self
-            || T.self == UInt16.self || T.self == Int8.self || T.self == UInt8.self || T.self == UInt.self
-            || T.self == UUID.self || T.self == URL.self
-    }
-
-    /// Reads a type with an archive form of its own. Apart from ``decode(_:object:uid:at:reentrant:)``,
-    /// which every nested value goes through: the readers inlined here take stack space that the
-    /// recursion of nested values would otherwise pay at every level.
-    @inline(never)
-    private func decodeArchiveForm<T: Decodable>(
-        _ type: T.Type,
-        object: InPlaceValue,
-        uid: UID?,
-        at position: ArchiveDecodingPosition
-    ) throws -> T {
-        // After each check, the value is a T, and `exactly` hands it over without the dynamic cast
-        // `as!` costs in generic code.
-        if T.self == String.self {
-            return try Self.exactly(self.unboxString(object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == Int.self {
-            return try Self.exactly(self.unboxInteger(Int.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == Double.self {
-            return try Self.exactly(self.unboxDouble(object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == Bool.self { return try Self.exactly(self.unboxBool(object, uid: uid, at: position), as: T.self) }
-        if T.self == Date.self { return try Self.exactly(self.unboxDate(object, uid: uid, at: position), as: T.self) }
-        if T.self == Data.self { return try Self.exactly(self.unboxData(object, uid: uid, at: position), as: T.self) }
-        if T.self == Float.self { return try Self.exactly(self.unboxFloat(object, uid: uid, at: position), as: T.self) }
-        if T.self == Int64.self {
-            return try Self.exactly(self.unboxInteger(Int64.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == UInt64.self {
-            return try Self.exactly(self.unboxInteger(UInt64.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == Int32.self {
-            return try Self.exactly(self.unboxInteger(Int32.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == UInt32.self {
-            return try Self.exactly(self.unboxInteger(UInt32.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == Int16.self {
-            return try Self.exactly(self.unboxInteger(Int16.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == UInt16.self {
-            return try Self.exactly(self.unboxInteger(UInt16.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == Int8.self {
-            return try Self.exactly(self.unboxInteger(Int8.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == UInt8.self {
-            return try Self.exactly(self.unboxInteger(UInt8.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == UInt.self {
-            return try Self.exactly(self.unboxInteger(UInt.self, object, uid: uid, at: position), as: T.self)
-        }
-        if T.self == UUID.self { return try Self.exactly(self.unboxUUID(object, uid: uid, at: position), as: T.self) }
-        if T.self == URL.self { return try Self.exactly(self.unboxURL(object, uid: uid, at: position), as: T.self) }
-        // Not reached: `hasArchiveForm` lists the types above.
-        return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: false)
+        return try self.decodeArchiveForm(type, object: object, uid: uid, at: position, reentrant: reentrant)
     }
 
     /// Decodes a type that reads itself from a container, or a dictionary.
     ///
     /// Class instances are cached by UID and shared. An object that is met again while it is still
     /// being decoded is a cycle, which a value built by `init(from:)` cannot hold: that throws.
-    private func decodeComposite<T: Decodable>(
+    func decodeComposite<T: Decodable>(
         _ type: T.Type,
         object: InPlaceValue,
         uid: UID?,
