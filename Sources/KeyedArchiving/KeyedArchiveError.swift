@@ -98,7 +98,7 @@ extension KeyedArchiveError {
         public static let unexpectedObject = Code(.unexpectedObject)
         /// An object contains itself where a value cannot.
         public static let cyclicReference = Code(.cyclicReference)
-        /// Objects nest deeper than the configured limit.
+        /// Objects nest deeper than the configured limit, or than the thread's stack has room for.
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
         /// Writing the resolved graph would exceed the configured output size, as repeating shared
         /// objects can.

@@ -137,7 +137,7 @@ extension PropertyListError {
         public static let invalidUID = Code(.invalidUID)
         /// A container contains itself through object references.
         public static let cyclicReference = Code(.cyclicReference)
-        /// Containers nest deeper than the configured limit.
+        /// Containers nest deeper than the configured limit, or than the thread's stack has room for.
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
         /// The input or a value in it is larger than the configured limit.
         public static let sizeLimitExceeded = Code(.sizeLimitExceeded)

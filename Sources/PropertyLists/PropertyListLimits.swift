@@ -40,6 +40,13 @@ public struct PropertyListLimits: Hashable, Sendable {
     public var maximumInputSize: Int
 
     /// The deepest nesting of arrays, dictionaries and archived objects allowed. Defaults to 512.
+    ///
+    /// Readers that recurse also stop, with the same error, where the current thread's stack runs
+    /// short (they keep 64 KiB of it free), whatever this limit. On a 512 KiB stack, the size of
+    /// Apple's secondary threads, an optimized build reads about 440 levels of property-list
+    /// containers, and about 150 levels of objects through `KeyedArchiveDecoder`, each of whose
+    /// levels also runs the type's `init(from:)`; debug builds stop sooner. Read deeper values on
+    /// a thread with a larger stack.
     public var maximumDepth: Int
 
     /// The most objects a binary property list may declare, or values an XML property list may

@@ -11,6 +11,7 @@
 import Foundation
 import KeyedArchiving
 import PropertyLists
+import TestSupport
 import Testing
 
 /// Replays the fuzzers' fail cases (`FuzzTesting/FailCases/<Target>/`) through the same calls the
@@ -41,15 +42,30 @@ import Testing
     @Test func keyedArchiveFailCases() throws {
         let cases = try Self.failCases("FuzzKeyedArchive")
         #expect(cases.contains { $0.name == "self-containing-array.archive" })
-        for (_, bytes) in cases {
-            _ = ArchiveValidator().validate(bytes: bytes)
-            _ = ArchiveValidator(allowsCycles: true).validate(bytes: bytes)
-            guard let archive = try? KeyedArchive(parsing: bytes) else { continue }
-            _ = ArchiveValidator().validate(archive)
-            _ = try? ArchivedValueJSONWriter().write(archive)
-            guard let value = try? ArchivedValue(archive: archive) else { continue }
-            _ = try? ArchivedValueJSONWriter().write(value)
+        // On the smallest stack readers meet, so that a case nested to the limits stays an error.
+        try SmallStack.run {
+            for (_, bytes) in cases {
+                _ = ArchiveValidator().validate(bytes: bytes)
+                _ = ArchiveValidator(allowsCycles: true).validate(bytes: bytes)
+                guard let archive = try? KeyedArchive(parsing: bytes) else { continue }
+                _ = ArchiveValidator().validate(archive)
+                _ = try? ArchivedValueJSONWriter().write(archive)
+                guard let value = try? ArchivedValue(archive: archive) else { continue }
+                _ = try? ArchivedValueJSONWriter().write(value)
+            }
         }
+    }
+
+    /// Found by fuzzing: 601 arrays nested within a 3 KB file, which overflowed a 512 KiB stack
+    /// while parsing before the readers checked the stack.
+    @Test func arraysNestedToTheDepthLimitAreAnErrorOnASmallStack() throws {
+        let bytes = try #require(
+            try Self.failCases("FuzzKeyedArchive").first { $0.name == "arrays-nested-to-the-depth-limit.archive" }
+        )
+        let error = #expect(throws: PropertyListError.self) {
+            try SmallStack.run { _ = try PropertyListValue(parsing: bytes.bytes) }
+        }
+        #expect(error?.code == .depthLimitExceeded)
     }
 
     @Test func selfContainingArrayIsReported() throws {
@@ -62,11 +78,13 @@ import Testing
     @Test func codableDecoderFailCases() throws {
         let cases = try Self.failCases("FuzzCodableDecoder")
         #expect(cases.contains { $0.name == "self-referencing-node.archive" })
-        let decoder = KeyedArchiveDecoder()
-        for (_, bytes) in cases {
-            _ = try? decoder.decode(ReplayModel.self, from: bytes)
-            _ = try? decoder.decode([ReplayModel.Node].self, from: bytes)
-            _ = try? decoder.decode([String: ReplayModel.Shape].self, from: bytes)
+        try SmallStack.run {
+            let decoder = KeyedArchiveDecoder()
+            for (_, bytes) in cases {
+                _ = try? decoder.decode(ReplayModel.self, from: bytes)
+                _ = try? decoder.decode([ReplayModel.Node].self, from: bytes)
+                _ = try? decoder.decode([String: ReplayModel.Shape].self, from: bytes)
+            }
         }
     }
 

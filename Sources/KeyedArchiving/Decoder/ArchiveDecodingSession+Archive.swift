@@ -90,21 +90,25 @@ extension ArchiveDecodingSession {
     /// is compared against, as `KeyedArchive` computes it for a tree.
     func distinctDecodedSize() -> Int {
         var sizes: [Int: Int] = [:]
+        var stack = StackGuard()
         var size = 0
         for position in 0..<self.objectTable.count {
             let index = self.reader.element(of: self.objectTable, at: position)
-            size = min(size &+ self.decodedSize(of: index, depth: 0, sizes: &sizes), Int.max / 4)
+            size = min(size &+ self.decodedSize(of: index, depth: 0, sizes: &sizes, stack: &stack), Int.max / 4)
         }
         return size
     }
 
     /// The decoded size of one object with what it contains, each shared value counted where it
     /// stands, as in a tree; computed once per object, and bounded in depth so that a container
-    /// that contains itself ends.
-    private func decodedSize(of index: Int, depth: Int, sizes: inout [Int: Int]) -> Int {
+    /// that contains itself ends; a container nested deeper than the limit or the thread's stack
+    /// allows counts as one value, which makes the baseline smaller and the budget tighter.
+    private func decodedSize(of index: Int, depth: Int, sizes: inout [Int: Int], stack: inout StackGuard) -> Int {
         let unit = PropertyListLimits.decodedValueSize
         if let known = sizes[index] { return known }
-        guard depth <= self.maximumDepth, let value = try? self.reader.value(at: index) else { return unit }
+        guard depth <= self.maximumDepth, stack.hasRoom(), let value = try? self.reader.value(at: index) else {
+            return unit
+        }
         var size = unit
         switch value {
         case .string(let region): size = unit &+ self.reader.storedLength(of: region)
@@ -112,19 +116,24 @@ extension ArchiveDecodingSession {
         case .array(let region):
             for position in 0..<region.count {
                 let element = self.reader.element(of: region, at: position)
-                size = min(size &+ self.decodedSize(of: element, depth: depth + 1, sizes: &sizes), Int.max / 4)
+                size = min(
+                    size &+ self.decodedSize(of: element, depth: depth + 1, sizes: &sizes, stack: &stack),
+                    Int.max / 4
+                )
             }
         case .dictionary(let region):
             for position in 0..<region.count {
                 let key = self.decodedSize(
                     of: self.reader.key(of: region, at: position),
                     depth: depth + 1,
-                    sizes: &sizes
+                    sizes: &sizes,
+                    stack: &stack
                 )
                 let value = self.decodedSize(
                     of: self.reader.value(of: region, at: position),
                     depth: depth + 1,
-                    sizes: &sizes
+                    sizes: &sizes,
+                    stack: &stack
                 )
                 size = min(size &+ key &+ value, Int.max / 4)
             }

@@ -82,6 +82,9 @@ internal final class ArchiveDecodingSession {
     @exclusivity(unchecked) private var hasFullBudget = false
     /// The archive read whole, once an object's unknown fields need it.
     @exclusivity(unchecked) var wholeArchiveCache: KeyedArchive?
+    /// Stops nesting before the thread's stack runs out; made anew for each top-level value, which
+    /// may be decoded on another thread than the last.
+    @exclusivity(unchecked) var stack = StackGuard()
 
     /// How many classes and types the short lists hold.
     private static var recentLimit: Int { 16 }
@@ -120,6 +123,7 @@ internal final class ArchiveDecodingSession {
     ///   - codingPath: The coding path of the value.
     /// - Throws: `DecodingError`.
     func decodeTopLevel<T: Decodable>(_ type: T.Type, stored: InPlaceValue, codingPath: CodingPathNode) throws -> T {
+        self.stack = StackGuard()
         let decoder = _ArchiveDecoder(session: self, object: self.nullObject, uid: nil, codingPath: codingPath)
         let position = ArchiveDecodingPosition(parent: codingPath, key: nil, owner: nil)
         return try decoder.decode(type, stored: stored, at: position)

@@ -173,8 +173,8 @@ extension _ArchiveDecoder {
         at position: ArchiveDecodingPosition,
         depth: Int
     ) throws -> URL {
-        guard depth <= self.session.maximumDepth else {
-            throw self.depthExceeded(object: object, uid: uid, at: position)
+        guard depth <= self.session.maximumDepth, self.session.stack.hasRoom() else {
+            throw self.depthExceeded(depth, object: object, uid: uid, at: position)
         }
         guard let relativeStored = try self.storedField("NS.relative", of: dictionary, uid: uid, at: position) else {
             throw self.unexpected("an NSURL without NS.relative", object, uid, position)

@@ -154,8 +154,10 @@ extension _ArchiveDecoder {
             }
         }
         let node = self.node(at: position)
-        guard node.depth <= self.session.maximumDepth else {
-            throw self.depthExceeded(object: object, uid: uid, at: position)
+        guard node.depth <= self.session.maximumDepth,
+            node.depth < StackGuard.uncheckedDepth || self.session.stack.hasRoom()
+        else {
+            throw self.depthExceeded(node.depth, object: object, uid: uid, at: position)
         }
 
         let marks = !reentrant && objectUID != nil
@@ -311,8 +313,10 @@ extension _ArchiveDecoder {
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws {
-        guard node.depth <= self.session.maximumDepth else {
-            throw self.depthExceeded(object: object, uid: uid, at: position)
+        guard node.depth <= self.session.maximumDepth,
+            node.depth < StackGuard.uncheckedDepth || self.session.stack.hasRoom()
+        else {
+            throw self.depthExceeded(node.depth, object: object, uid: uid, at: position)
         }
     }
 
@@ -379,6 +383,7 @@ extension _ArchiveDecoder {
 
     @inline(never)
     func depthExceeded(
+        _ depth: Int,
         object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition
@@ -386,7 +391,9 @@ extension _ArchiveDecoder {
         let error = KeyedArchiveError(
             .depthLimitExceeded,
             uid: uid,
-            reason: "objects nest deeper than the limit of \(self.session.maximumDepth)"
+            reason: depth > self.session.maximumDepth
+                ? "objects nest deeper than the limit of \(self.session.maximumDepth)"
+                : "objects nest \(depth) deep, more than the thread's stack has room for"
         )
         return self.corrupted(error, object: object, uid: uid, at: position)
     }

@@ -43,6 +43,8 @@ internal struct ArchiveResolver {
     private(set) var decodedSize = 0
     private var inProgress: Set<Int> = []
     private var depth = 0
+    /// Stops nesting before the thread's stack runs out.
+    private var stack = StackGuard()
     /// The resolved containers, when keeping them by reference.
     private(set) var containers: [UID: ArchivedValue] = [:]
     /// How often each container is referred to, not counting cycles, when keeping them by reference.
@@ -107,6 +109,13 @@ internal struct ArchiveResolver {
                 .depthLimitExceeded,
                 uid: uid,
                 reason: "objects nest deeper than \(self.maximumDepth)"
+            )
+        }
+        guard self.stack.hasRoom() else {
+            throw KeyedArchiveError(
+                .depthLimitExceeded,
+                uid: uid,
+                reason: "objects nest \(self.depth) deep, more than the thread's stack has room for"
             )
         }
         self.inProgress.insert(index)

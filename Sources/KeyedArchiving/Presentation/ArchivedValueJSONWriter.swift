@@ -216,6 +216,8 @@ private struct ArchiveJSONEmitter {
     private let sortsKeys: Bool
     private let maximumOutputSize: Int
     private let dataRenderer: (@Sendable (Data) -> [UInt8]?)?
+    /// Stops nesting before the thread's stack runs out.
+    private var stack = StackGuard()
 
     init(writer: ArchivedValueJSONWriter) {
         self.output = JSONOutput(prettyPrinted: writer.outputFormatting.contains(.prettyPrinted))
@@ -238,6 +240,12 @@ private struct ArchiveJSONEmitter {
             throw KeyedArchiveError(
                 .outputLimitExceeded,
                 reason: "the JSON form exceeds \(self.maximumOutputSize) bytes"
+            )
+        }
+        guard self.stack.hasRoom() else {
+            throw KeyedArchiveError(
+                .depthLimitExceeded,
+                reason: "values nest \(depth) deep, more than the thread's stack has room for"
             )
         }
         switch value {

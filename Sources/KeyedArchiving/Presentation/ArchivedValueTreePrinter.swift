@@ -183,6 +183,8 @@ private struct ArchiveTreeEmitter {
     private var active: [UID: Int] = [:]
     /// The path where each shared object was printed in full.
     private var firstShown: [UID: String] = [:]
+    /// Stops nesting before the thread's stack runs out; deeper contents are left out, marked.
+    private var stack = StackGuard()
 
     init(printer: ArchivedValueTreePrinter, graph: ArchivedObjectGraph?) {
         self.output = TreeOutput(
@@ -266,6 +268,7 @@ private struct ArchiveTreeEmitter {
         switch value {
         case .array(let elements, _):
             self.appendSize(elements.count, "element", "elements", mark: mark)
+            guard self.output.makeRoom(forContents: elements.count, stack: &self.stack) else { return }
             for (index, element) in elements.enumerated() {
                 self.output.startLine(depth: depth + 1)
                 self.output.appendIndexLabel(index)
@@ -273,6 +276,7 @@ private struct ArchiveTreeEmitter {
             }
         case .dictionary(let entries, _):
             self.appendSize(entries.count, "entry", "entries", mark: mark)
+            guard self.output.makeRoom(forContents: entries.count, stack: &self.stack) else { return }
             let stringKeys = entries.allSatisfy { if case .string = $0.key { true } else { false } }
             for (index, entry) in entries.enumerated() {
                 if stringKeys, case .string(let key) = entry.key {
@@ -290,6 +294,7 @@ private struct ArchiveTreeEmitter {
             }
         case .object(_, _, let fields), .top(let fields):
             self.appendSize(fields.count, "field", "fields", mark: mark)
+            guard self.output.makeRoom(forContents: fields.count, stack: &self.stack) else { return }
             for field in fields {
                 self.output.startLine(depth: depth + 1)
                 self.output.appendKeyLabel(field.key)

@@ -117,6 +117,8 @@ internal struct BinaryPropertyListTranscoder {
     let decodedSizeBudget: Int
     var inProgress: [Bool]
     var depth = 0
+    /// Stops recursion before the thread's stack runs out.
+    var stack = StackGuard()
     /// The decoded size of everything visited so far, shared objects counted at every reference.
     var decodedSize = 0
 
@@ -237,6 +239,13 @@ internal struct BinaryPropertyListTranscoder {
                 .depthLimitExceeded,
                 offset: offset,
                 reason: "containers nest deeper than \(self.maximumDepth)"
+            )
+        }
+        if !self.stack.hasRoom() {
+            throw PropertyListError(
+                .depthLimitExceeded,
+                offset: offset,
+                reason: "containers nest \(self.depth) deep, more than the thread's stack has room for"
             )
         }
         self.inProgress[index] = true

@@ -59,6 +59,8 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
     /// The state of a container being built.
     private static var building: Slot { -1 }
     private var depth = 0
+    /// Stops recursion before the thread's stack runs out.
+    private var stack = StackGuard()
 
     /// Creates a builder over a validated file.
     /// - Parameters:
@@ -465,6 +467,13 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
                 .depthLimitExceeded,
                 offset: offset,
                 reason: "containers nest deeper than \(self.maximumDepth)"
+            )
+        }
+        if !self.stack.hasRoom() {
+            throw PropertyListError(
+                .depthLimitExceeded,
+                offset: offset,
+                reason: "containers nest \(self.depth) deep, more than the thread's stack has room for"
             )
         }
         self.slots[index] = Self.building

@@ -95,11 +95,14 @@ public struct PropertyListTreePrinter: Sendable {
 private struct TreeEmitter {
     var output: TreeOutput
     let dataRenderer: (@Sendable (Data) -> (summary: String, tree: String)?)?
+    /// Stops nesting before the thread's stack runs out; deeper contents are left out, marked.
+    var stack = StackGuard()
 
     mutating func emitTree(_ value: PropertyListValue, depth: Int) {
         switch value {
         case .array(let elements):
             self.output.appendSummary(value)
+            guard self.output.makeRoom(forContents: elements.count, stack: &self.stack) else { return }
             for (index, element) in elements.enumerated() {
                 self.output.startLine(depth: depth + 1)
                 self.output.appendIndexLabel(index)
@@ -107,6 +110,7 @@ private struct TreeEmitter {
             }
         case .dictionary(let dictionary):
             self.output.appendSummary(value)
+            guard self.output.makeRoom(forContents: dictionary.count, stack: &self.stack) else { return }
             for (key, element) in dictionary {
                 self.output.startLine(depth: depth + 1)
                 self.output.appendKeyLabel(key)

@@ -49,6 +49,14 @@ package struct TreeOutput {
         self.bytes.append(contentsOf: text.utf8)
     }
 
+    /// Makes room for the contents of a container of `count` elements: `true` if `stack` has room
+    /// to print them, else appends a mark in their place and returns `false`.
+    package mutating func makeRoom(forContents count: Int, stack: inout StackGuard) -> Bool {
+        guard count > 0, !stack.hasRoom() else { return true }
+        self.appendASCII(" [contents nested too deep to print]")
+        return false
+    }
+
     /// Appends `[index] `, the label of an array element.
     package mutating func appendIndexLabel(_ index: Int) {
         self.bytes.append(UInt8(ascii: "["))
