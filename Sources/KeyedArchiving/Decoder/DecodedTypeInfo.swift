@@ -13,6 +13,8 @@
 ///
 /// It holds no references, so handing it out costs no reference counting.
 internal struct DecodedTypeInfo {
+    /// Whether the type has an archive form of its own (a string, number, date, data, UUID or URL).
+    let hasArchiveForm: Bool
     /// Whether the type is a class, whose instances are shared by UID.
     let isClass: Bool
     /// The type as a collection the decoder reads itself, if it is one.
@@ -30,6 +32,7 @@ internal struct DecodedTypeInfo {
     ///   - keyTable: The index of the type's key table, if it reads its object itself.
     ///   - direct: Whether the session uses direct conformances.
     init<T: Decodable>(_ type: T.Type, keyTable: Int?, direct: Bool) {
+        self.hasArchiveForm = _ArchiveDecoder.hasArchiveForm(type)
         self.isClass = type is AnyObject.Type
         self.collectionType = type as? any ArchiveDecodableCollection.Type
         self.declaresClassNames = type is any ArchivedClassNaming.Type

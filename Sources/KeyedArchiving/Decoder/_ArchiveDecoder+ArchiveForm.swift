@@ -20,8 +20,8 @@ import Foundation
 // `decode(_:object:uid:at:reentrant:)` that every nested value recurses through.
 extension _ArchiveDecoder {
     /// Whether `T` is one of the types with an archive form of their own, which
-    /// ``decodeArchiveForm(_:object:uid:at:reentrant:)`` reads. The checks fold away when `T` is known at
-    /// compile time.
+    /// ``decodeArchiveForm(_:object:uid:at:reentrant:)`` reads; ``DecodedTypeInfo`` keeps the
+    /// answer for each type.
     @inline(__always)
     static func hasArchiveForm<T>(_ type: T.Type) -> Bool {
         T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
@@ -42,6 +42,10 @@ extension _ArchiveDecoder {
         at position: ArchiveDecodingPosition,
         reentrant: Bool
     ) throws -> T {
+        // UID 0 is `$null`, a string: keep the types that read strings from taking it for one.
+        if let uid, uid.rawValue == 0, T.self == String.self || T.self == URL.self || T.self == UUID.self {
+            throw self.mismatch(type, object: object, uid: uid, at: position)
+        }
         // After each check, the value is a T, and `exactly` hands it over without the dynamic cast
         // `as!` costs in generic code.
         if T.self == String.self {
@@ -88,6 +92,13 @@ extension _ArchiveDecoder {
         if T.self == URL.self { return try Self.exactly(self.unboxURL(object, uid: uid, at: position), as: T.self) }
         // Not reached while `hasArchiveForm` lists the types above; if the lists ever differ, the
         // type is read as the entry point would read it.
-        return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: reentrant)
+        return try self.decodeComposite(
+            type,
+            typeInfo: self.session.typeInfo(type),
+            object: object,
+            uid: uid,
+            at: position,
+            reentrant: reentrant
+        )
     }
 }

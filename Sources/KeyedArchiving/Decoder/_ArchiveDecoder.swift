@@ -111,12 +111,18 @@ extension _ArchiveDecoder {
         at position: ArchiveDecodingPosition,
         reentrant: Bool
     ) throws -> T {
-        // UID 0 is `$null`, a string: keep the types that read strings from taking it for one.
-        if let uid, uid.rawValue == 0, T.self == String.self || T.self == URL.self || T.self == UUID.self {
-            throw self.mismatch(type, object: object, uid: uid, at: position)
-        }
-        guard Self.hasArchiveForm(T.self) else {
-            return try self.decodeComposite(type, object: object, uid: uid, at: position, reentrant: reentrant)
+        // Looked up once per type, not tested against each archive-form type per value: this runs
+        // unspecialized for every nested value.
+        let typeInfo = self.session.typeInfo(type)
+        guard typeInfo.hasArchiveForm else {
+            return try self.decodeComposite(
+                type,
+                typeInfo: typeInfo,
+                object: object,
+                uid: uid,
+                at: position,
+                reentrant: reentrant
+            )
         }
         return try self.decodeArchiveForm(type, object: object, uid: uid, at: position, reentrant: reentrant)
     }
@@ -127,6 +133,7 @@ extension _ArchiveDecoder {
     /// being decoded is a cycle, which a value built by `init(from:)` cannot hold: that throws.
     func decodeComposite<T: Decodable>(
         _ type: T.Type,
+        typeInfo: DecodedTypeInfo,
         object: InPlaceValue,
         uid: UID?,
         at position: ArchiveDecodingPosition,
@@ -134,7 +141,6 @@ extension _ArchiveDecoder {
     ) throws -> T {
         // UID 0 is nil: decode it like an inline value, so `Optional` sees `decodeNil()`.
         let objectUID = uid.flatMap { $0.rawValue == 0 ? nil : $0 }
-        let typeInfo = self.session.typeInfo(type)
         // Checked at every reference, before a cached instance is handed out: an object decoded
         // once as one type must not pass as another type with a different declared class.
         if typeInfo.declaresClassNames,

@@ -10,6 +10,12 @@
 
 import PropertyLists
 
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
 /// The object an ``ArchiveObjectDecodable`` value is being read from: it gives each property by
 /// the index of its key in the type's ``ArchiveObjectKeys``.
 ///
@@ -42,15 +48,21 @@ public struct ArchiveObjectReader: ~Copyable {
         guard !isNSDictionary else { return nil }
         let start = decoder.objectSlots.push(keys.count, repeating: -1)
         let reader = decoder.session.reader
-        var repeats = false
-        for entry in 0..<dictionary.count {
-            let index = keys.keyIndex(ofKeyObject: reader.key(of: dictionary, at: entry), at: entry, reader: reader)
-            guard index >= 0 else { continue }
-            if decoder.objectSlots[start + index] < 0 {
-                decoder.objectSlots[start + index] = reader.value(of: dictionary, at: entry)
-            } else {
-                repeats = true
+        let count = dictionary.count
+        // The keys' and values' object indexes, read at once.
+        let repeats = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { references in
+            reader.references(of: dictionary, into: references)
+            var repeats = false
+            for entry in 0..<count {
+                let index = keys.keyIndex(ofKeyObject: references[entry], at: entry, reader: reader)
+                guard index >= 0 else { continue }
+                if decoder.objectSlots[start + index] < 0 {
+                    decoder.objectSlots[start + index] = references[count + entry]
+                } else {
+                    repeats = true
+                }
             }
+            return repeats
         }
         do {
             // Which of a repeated key's values a keyed container finds depends on the order of its
@@ -175,6 +187,25 @@ public struct ArchiveObjectReader: ~Copyable {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.withCoder({ $0.quickBool(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// Reads a date: an `NSDate` object, or a date stored inline.
+    /// - Parameters:
+    ///   - type: `Date`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Date.Type = Date.self, at index: Int) throws -> Date {
+        let reference = self.reference(at: index)
+        guard reference >= 0 else {
+            throw self.coder.keyNotFound(self.key(at: index), in: self.uid, at: self.node)
+        }
+        let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
+        let stored = try self.stored(at: reference, at: position)
+        return try self.withCoder { coder in
+            let (object, uid) = try coder.resolve(stored, at: position)
+            return try coder.unboxDate(object, uid: uid, at: position)
+        }
     }
 
     /// Reads any decodable value, as a keyed container's `decode(_:forKey:)` does: a type that

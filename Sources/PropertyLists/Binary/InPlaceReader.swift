@@ -200,6 +200,39 @@ package struct InPlaceReader {
         }
     }
 
+    /// The object indexes of a container's references, in payload order: an array's elements, or a
+    /// dictionary's keys then its values. One call for them all, where ``key(of:at:)`` and
+    /// ``value(of:at:)`` cost a call each from another module.
+    /// - Parameters:
+    ///   - container: An array or dictionary of this file.
+    ///   - references: Room for the array's count, or twice the dictionary's count, of indexes.
+    package func references(of container: InPlaceRegion, into references: UnsafeMutableBufferPointer<Int>) {
+        let width = self.layout.referenceSize
+        let raw = UnsafeRawBufferPointer(self.bytes)
+        var offset = container.payload
+        switch width {
+        case 1:
+            for index in references.indices { references[index] = Int(raw[offset &+ index]) }
+        case 2:
+            for index in references.indices {
+                references[index] = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self).bigEndian)
+                offset &+= 2
+            }
+        case 4:
+            for index in references.indices {
+                references[index] = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).bigEndian)
+                offset &+= 4
+            }
+        default:
+            for index in references.indices {
+                references[index] = Int(
+                    truncatingIfNeeded: ObjectHeader.bigEndian(self.bytes, at: offset, width: width)
+                )
+                offset &+= width
+            }
+        }
+    }
+
     /// The object index of the `position`th element of an array; `position` must be below its count.
     @inline(__always)
     package func element(of array: InPlaceRegion, at position: Int) -> Int {
