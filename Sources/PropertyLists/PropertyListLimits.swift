@@ -44,7 +44,7 @@ public struct PropertyListLimits: Hashable, Sendable {
     /// Readers that recurse also stop, with the same error, where the current thread's stack runs
     /// short (they keep 64 KiB of it free), whatever this limit. On a 512 KiB stack, the size of
     /// Apple's secondary threads, an optimized build reads about 440 levels of property-list
-    /// containers, and about 150 levels of objects through `KeyedArchiveDecoder`, each of whose
+    /// containers, and about 280 levels of objects through `KeyedArchiveDecoder`, each of whose
     /// levels also runs the type's `init(from:)`; debug builds stop sooner. Read deeper values on
     /// a thread with a larger stack.
     public var maximumDepth: Int

@@ -352,6 +352,9 @@ private final class ArchiveKeyedDecodingStorage {
         return self.decoder.isNil(stored: stored)
     }
 
+    /// Decodes the value under `key`, which may nest as deeply as the input: the key's lookup and
+    /// resolution run in ``located(_:reference:at:)``, so that the frame each level of nesting
+    /// keeps on the stack here stays small.
     @inline(__always)
     func decode<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T {
         try self.decode(type, forKey: key, reference: self.reference(forKey: key.stringValue))
@@ -360,13 +363,13 @@ private final class ArchiveKeyedDecodingStorage {
     /// Decodes the value at `reference`, the key's as ``reference(forKey:)`` found it.
     @inline(__always)
     func decode<T: Decodable>(_ type: T.Type, forKey key: some CodingKey, reference: Int?) throws -> T {
-        guard let reference else {
-            throw self.decoder.keyNotFound(key, in: self.uid, at: self.codingPathNode)
-        }
         let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
-        return try self.decoder.decode(type, stored: self.stored(at: reference, at: position), at: position)
+        let (object, uid) = try self.located(key, reference: reference, at: position)
+        return try self.decoder.decode(type, object: object, uid: uid, at: position, reentrant: false)
     }
 
+    /// Decodes the value under `key` if it is present, keeping a small frame as
+    /// ``decode(_:forKey:)`` does.
     @inline(__always)
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: some CodingKey) throws -> T? {
         try self.decodeIfPresent(type, forKey: key, reference: self.reference(forKey: key.stringValue))
@@ -375,17 +378,42 @@ private final class ArchiveKeyedDecodingStorage {
     /// Decodes the value at `reference`, the key's as ``reference(forKey:)`` found it, if any.
     @inline(__always)
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: some CodingKey, reference: Int?) throws -> T? {
-        guard let reference else { return nil }
         let position = ArchiveDecodingPosition(parent: self.codingPathNode, key: key, owner: self.uid)
-        let stored = try self.stored(at: reference, at: position)
-        guard case .uid(let uid) = stored else {
-            return try self.decoder.decode(type, object: stored, uid: nil, at: position, reentrant: false)
+        guard let (object, uid) = try self.locatedIfPresent(reference: reference, at: position) else { return nil }
+        return try self.decoder.decode(type, object: object, uid: uid, at: position, reentrant: false)
+    }
+
+    /// The value at `reference`, the key's as ``reference(forKey:)`` found it, resolved for
+    /// decoding at `position`.
+    /// - Throws: `DecodingError.keyNotFound` if the key is absent; `DecodingError.dataCorrupted`
+    ///   if the value is not valid.
+    @inline(never)
+    private func located(
+        _ key: some CodingKey,
+        reference: Int?,
+        at position: ArchiveDecodingPosition
+    ) throws -> (object: InPlaceValue, uid: UID?) {
+        guard let reference else {
+            throw self.decoder.keyNotFound(key, in: self.uid, at: self.codingPathNode)
         }
+        return try self.decoder.resolve(self.stored(at: reference, at: position), at: position)
+    }
+
+    /// The value at `reference`, as ``located(_:reference:at:)`` finds it, or `nil` if the key is
+    /// absent or holds `nil`.
+    @inline(never)
+    private func locatedIfPresent(
+        reference: Int?,
+        at position: ArchiveDecodingPosition
+    ) throws -> (object: InPlaceValue, uid: UID?)? {
+        guard let reference else { return nil }
+        let stored = try self.stored(at: reference, at: position)
+        guard case .uid(let uid) = stored else { return (stored, nil) }
         // Resolve once, for both the nil check and the decoding.
         guard uid.rawValue != 0 else { return nil }
         let object = try self.decoder.object(at: uid, at: position)
         if self.decoder.isNil(object, uid: uid) { return nil }
-        return try self.decoder.decode(type, object: object, uid: uid, at: position, reentrant: false)
+        return (object, uid)
     }
 
     /// The object at a key, resolved, for a nested container.
