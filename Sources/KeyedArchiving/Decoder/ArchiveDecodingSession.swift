@@ -57,6 +57,10 @@ internal final class ArchiveDecodingSession {
     @exclusivity(unchecked) private var recentClassUIDs: [UInt64] = []
     @exclusivity(unchecked) private var recentClassKinds: [DecodedClassInfo.Kind] = []
     @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo] = []
+    /// The keys ``value(forKey:in:)`` was asked for lately, by the address of their text, and the
+    /// key object each last matched.
+    @exclusivity(unchecked) private var recentFieldKeys: [UInt] = []
+    @exclusivity(unchecked) private var recentFieldKeyObjects: [Int] = []
     /// The object index of the last `$class` key string found, or -1.
     @exclusivity(unchecked) private var classKeyObject = -1
     /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
@@ -225,9 +229,22 @@ internal final class ArchiveDecodingSession {
     }
 
     /// The value under a key of a dictionary, if it has the key.
-    @inline(__always)
+    ///
+    /// The key objects that matched the last few keys asked for are kept: archives write each key
+    /// string once, so a later dictionary's key is usually the same object, and matches without
+    /// comparing its bytes.
     func value(forKey key: StaticString, in dictionary: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
-        guard let position = self.reader.position(ofKey: key, in: dictionary) else { return nil }
+        let name = UInt(bitPattern: key.utf8Start)
+        let slot = self.recentFieldKeys.firstIndex(of: name)
+        let known = slot.map { self.recentFieldKeyObjects[$0] } ?? -1
+        guard let (position, keyObject) = self.reader.position(ofKey: key, in: dictionary, knownKeyObject: known)
+        else { return nil }
+        if let slot {
+            self.recentFieldKeyObjects[slot] = keyObject
+        } else if self.recentFieldKeys.count < Self.recentLimit {
+            self.recentFieldKeys.append(name)
+            self.recentFieldKeyObjects.append(keyObject)
+        }
         return try self.read(self.reader.value(of: dictionary, at: position))
     }
 
@@ -271,6 +288,25 @@ internal final class ArchiveDecodingSession {
         self.lastClassObject = object.payload
         self.lastClassUID = classUID
         return classUID
+    }
+
+    /// Notes the class UID of an object dictionary from its key and value references, read
+    /// already, when its `$class` key is the key object met before: ``classUID(of:uid:)`` then
+    /// finds it without reading the keys again. The UID is the one that method would find.
+    func noteClass(of object: InPlaceRegion, references: UnsafeBufferPointer<Int>) {
+        let known = self.classKeyObject
+        guard known >= 0 else { return }
+        let count = object.count
+        var position = count
+        while position > 0 {
+            position &-= 1
+            guard references[position] == known else { continue }
+            if let classUID = self.reader.quickUID(at: references[count &+ position]) {
+                self.lastClassObject = object.payload
+                self.lastClassUID = classUID
+            }
+            return
+        }
     }
 
     /// The class whose class dictionary has `classUID`, read once and then kept.
@@ -322,14 +358,8 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     private func classReference(of object: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
         let known = self.classKeyObject
-        if known >= 0 {
-            var position = object.count
-            while position > 0 {
-                position &-= 1
-                if self.reader.key(of: object, at: position) == known {
-                    return try self.read(self.reader.value(of: object, at: position))
-                }
-            }
+        if known >= 0, let position = self.reader.position(ofKeyObject: known, in: object, last: true) {
+            return try self.read(self.reader.value(of: object, at: position))
         }
         let found: Int? = ("$class" as StaticString).withUTF8Buffer { classKey in
             var position = object.count

@@ -44,14 +44,18 @@ public struct ArchiveObjectReader: ~Copyable {
         let node = decoder.codingPathNode
         // The checks and errors of a keyed container over the same object.
         let position = ArchiveDecodingPosition(parent: node, key: nil, owner: nil)
-        let (dictionary, isNSDictionary) = try decoder.keyedDictionary(of: object, uid: uid, at: position)
-        guard !isNSDictionary else { return nil }
-        let start = decoder.objectSlots.push(keys.count, repeating: -1)
         let reader = decoder.session.reader
-        let count = dictionary.count
-        // The keys' and values' object indexes, read at once.
-        let repeats = withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { references in
-            reader.references(of: dictionary, into: references)
+        // The keys' and values' object indexes, read at once; `$class` is found among them.
+        let count = if case .dictionary(let region) = object { region.count } else { 0 }
+        let filled = try withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) {
+            references -> (dictionary: InPlaceRegion, start: Int, repeats: Bool)? in
+            if case .dictionary(let region) = object {
+                reader.references(of: region, into: references)
+                decoder.session.noteClass(of: region, references: UnsafeBufferPointer(references))
+            }
+            let (dictionary, isNSDictionary) = try decoder.keyedDictionary(of: object, uid: uid, at: position)
+            guard !isNSDictionary else { return nil }
+            let start = decoder.objectSlots.push(keys.count, repeating: -1)
             var repeats = false
             for entry in 0..<count {
                 let index = keys.keyIndex(ofKeyObject: references[entry], at: entry, reader: reader)
@@ -62,8 +66,9 @@ public struct ArchiveObjectReader: ~Copyable {
                     repeats = true
                 }
             }
-            return repeats
+            return (dictionary, start, repeats)
         }
+        guard let (dictionary, start, repeats) = filled else { return nil }
         do {
             // Which of a repeated key's values a keyed container finds depends on the order of its
             // lookups: such an object (only in damaged or hostile data) goes through `init(from:)`,
@@ -428,20 +433,26 @@ extension ArchiveObjectDecodable {
     /// An `NSDictionary`, which a keyed container also reads, and an object whose keys repeat go
     /// through `init(from:)`.
     static func decodeArchiveValue<T>(as type: T.Type, from decoder: _ArchiveDecoder, keyTable: Int) throws -> T {
-        let value: Self
-        if var reader = try ArchiveObjectReader(decoder: decoder, keys: decoder.session.keyTables[keyTable]) {
-            do {
-                value = try Self(archiveObject: &reader)
-            } catch {
-                reader.finish()
-                throw error
-            }
-            reader.finish()
-        } else {
-            value = try Self(from: decoder)
-        }
-        if T.self == Self.self { return unsafeBitCast(value, to: T.self) }
+        let value = try Self.decodeArchiveObject(from: decoder, keyTable: keyTable)
+        // Value is a T here, and the cast consumes it: no copy.
+        if T.self == Self.self { return value as! T }
         return try decoder.cast(value, to: T.self)
+    }
+
+    /// Reads the decoder's current object with this type's conformance, or through `init(from:)`.
+    private static func decodeArchiveObject(from decoder: _ArchiveDecoder, keyTable: Int) throws -> Self {
+        guard var reader = try ArchiveObjectReader(decoder: decoder, keys: decoder.session.keyTables[keyTable]) else {
+            return try Self(from: decoder)
+        }
+        let value: Self
+        do {
+            value = try Self(archiveObject: &reader)
+        } catch {
+            reader.finish()
+            throw error
+        }
+        reader.finish()
+        return value
     }
 }
 

@@ -313,6 +313,54 @@ package struct InPlaceReader {
         }
     }
 
+    /// The position of the first key of a dictionary that is the string `key`, as
+    /// ``position(ofKey:in:)-(StaticString,_)`` finds it, with the key object. `knownKeyObject`
+    /// is an earlier match of `key` (or -1): where the dictionary has that object, only the keys
+    /// before it have their bytes compared.
+    package func position(
+        ofKey key: StaticString,
+        in dictionary: InPlaceRegion,
+        knownKeyObject: Int
+    ) -> (position: Int, keyObject: Int)? {
+        let known = knownKeyObject >= 0 ? self.position(ofKeyObject: knownKeyObject, in: dictionary, last: false) : nil
+        let end = known ?? dictionary.count
+        let found: (position: Int, keyObject: Int)? = key.withUTF8Buffer { utf8 in
+            for position in 0..<end {
+                let keyObject = self.key(of: dictionary, at: position)
+                if self.isString(keyObject, equalTo: utf8) { return (position, keyObject) }
+            }
+            return nil
+        }
+        return found ?? known.map { ($0, knownKeyObject) }
+    }
+
+    /// The first or last position of a dictionary whose key object is `keyObject`, if any.
+    package func position(ofKeyObject keyObject: Int, in dictionary: InPlaceRegion, last: Bool) -> Int? {
+        let raw = UnsafeRawBufferPointer(self.bytes)
+        let payload = dictionary.payload
+        let count = dictionary.count
+        let width = self.layout.referenceSize
+        // One loop per reference width, so that the width is not switched on for every key.
+        func scan(_ read: (Int) -> Int) -> Int? {
+            if last {
+                var position = count
+                while position > 0 {
+                    position &-= 1
+                    if read(position) == keyObject { return position }
+                }
+            } else {
+                for position in 0..<count where read(position) == keyObject { return position }
+            }
+            return nil
+        }
+        switch width {
+        case 1: return scan { Int(raw[payload &+ $0]) }
+        case 2: return scan { Int(raw.loadUnaligned(fromByteOffset: payload &+ 2 &* $0, as: UInt16.self).bigEndian) }
+        case 4: return scan { Int(raw.loadUnaligned(fromByteOffset: payload &+ 4 &* $0, as: UInt32.self).bigEndian) }
+        default: return scan { self.key(of: dictionary, at: $0) }
+        }
+    }
+
     /// The position of the first key of a dictionary that is the string `key`, if any.
     package func position(ofKey key: String, in dictionary: InPlaceRegion) -> Int? {
         var key = key
