@@ -59,8 +59,7 @@ internal final class ArchiveDecodingSession {
     @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo] = []
     /// The keys ``value(forKey:in:)`` was asked for lately, by the address of their text, and the
     /// key object each last matched.
-    @exclusivity(unchecked) private var recentFieldKeys: [UInt] = []
-    @exclusivity(unchecked) private var recentFieldKeyObjects: [Int] = []
+    @exclusivity(unchecked) private var recentFieldKeys: [(name: UInt, keyObject: Int)] = []
     /// The object index of the last `$class` key string found, or -1.
     @exclusivity(unchecked) private var classKeyObject = -1
     /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
@@ -92,6 +91,13 @@ internal final class ArchiveDecodingSession {
 
     /// How many classes and types the short lists hold.
     private static var recentLimit: Int { 16 }
+
+    /// Appends to a short list, making room for all its entries at the first: one allocation per
+    /// list and session, where growing by doubling would make three or four.
+    private static func append<Element>(_ element: Element, to list: inout [Element]) {
+        if list.isEmpty { list.reserveCapacity(Self.recentLimit) }
+        list.append(element)
+    }
 
     /// Creates a session over a property list, checking that it is a keyed archive as
     /// `KeyedArchive(propertyList:)` does, with the same codes.
@@ -235,15 +241,14 @@ internal final class ArchiveDecodingSession {
     /// comparing its bytes.
     func value(forKey key: StaticString, in dictionary: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
         let name = UInt(bitPattern: key.utf8Start)
-        let slot = self.recentFieldKeys.firstIndex(of: name)
-        let known = slot.map { self.recentFieldKeyObjects[$0] } ?? -1
+        let slot = self.recentFieldKeys.firstIndex { $0.name == name }
+        let known = slot.map { self.recentFieldKeys[$0].keyObject } ?? -1
         guard let (position, keyObject) = self.reader.position(ofKey: key, in: dictionary, knownKeyObject: known)
         else { return nil }
         if let slot {
-            self.recentFieldKeyObjects[slot] = keyObject
+            self.recentFieldKeys[slot].keyObject = keyObject
         } else if self.recentFieldKeys.count < Self.recentLimit {
-            self.recentFieldKeys.append(name)
-            self.recentFieldKeyObjects.append(keyObject)
+            Self.append((name, keyObject), to: &self.recentFieldKeys)
         }
         return try self.read(self.reader.value(of: dictionary, at: position))
     }
@@ -340,9 +345,9 @@ internal final class ArchiveDecodingSession {
             DecodedClassInfo.remember(info)
         }
         if self.recentClassUIDs.count < Self.recentLimit {
-            self.recentClassUIDs.append(classUID.rawValue)
-            self.recentClassKinds.append(info.kind)
-            self.recentClasses.append(info)
+            Self.append(classUID.rawValue, to: &self.recentClassUIDs)
+            Self.append(info.kind, to: &self.recentClassKinds)
+            Self.append(info, to: &self.recentClasses)
         } else {
             self.moreClasses[classUID.rawValue] = info
         }
@@ -396,8 +401,8 @@ internal final class ArchiveDecodingSession {
         }
         let info = DecodedTypeInfo(type, keyTable: keyTable, direct: self.usesObjectDecoders)
         if self.recentTypes.count < Self.recentLimit {
-            self.recentTypes.append(identifier)
-            self.recentTypeInfos.append(info)
+            Self.append(identifier, to: &self.recentTypes)
+            Self.append(info, to: &self.recentTypeInfos)
         } else {
             self.moreTypes[identifier] = info
         }
