@@ -139,34 +139,6 @@ internal final class ArchiveDecodingSession {
         return try decoder.decode(type, stored: stored, at: position)
     }
 
-    /// The `$top` keys, as stored, in archive order.
-    func topKeys() throws(KeyedArchiveError) -> [String] {
-        var keys: [String] = []
-        for position in 0..<self.topTable.count {
-            keys.append(try self.string(atObject: self.reader.key(of: self.topTable, at: position)))
-        }
-        return keys
-    }
-
-    /// The value stored under a `$top` key, if there is one.
-    func topValue(forKey key: String) throws(KeyedArchiveError) -> InPlaceValue? {
-        guard let position = self.reader.position(ofKey: key, in: self.topTable) else { return nil }
-        return try self.read(self.reader.value(of: self.topTable, at: position))
-    }
-
-    /// The integer stored beside the root under `schemaVersion` in `$top`, inline or as an
-    /// integer object, as `ArchiveMigrator` writes the root's version; `nil` if there is none.
-    func topSchemaVersion() -> Int? {
-        guard self.topTable.count > 1, var value = try? self.topValue(forKey: "schemaVersion") else { return nil }
-        if case .uid(let uid) = value {
-            guard let object = try? self.object(at: uid) else { return nil }
-            value = object
-        }
-        // 0 is what stores wrote before types carried versions: no version known.
-        guard case .integer(let integer) = value, let signed = integer.int64Value, signed > 0 else { return nil }
-        return Int(exactly: signed)
-    }
-
     /// Decodes the root value, with the `schemaVersion` of `$top`, if any, as the root's version
     /// (see ``ArchiveEvolution/rootVersion``).
     func decodeRoot<T: Decodable>(_ type: T.Type, stored: InPlaceValue) throws -> T {
@@ -176,14 +148,6 @@ internal final class ArchiveDecodingSession {
         return try ArchiveEvolution.$rootVersion.withValue(version) {
             try self.decodeTopLevel(type, stored: stored, codingPath: .root)
         }
-    }
-
-    /// The value of the root object: under `root`, or under the only top-level key.
-    /// - Throws: `DecodingError.keyNotFound` if there is neither.
-    func rootValue() throws -> InPlaceValue {
-        if let root = try self.topValue(forKey: "root") { return root }
-        if self.topTable.count == 1 { return try self.read(self.reader.value(of: self.topTable, at: 0)) }
-        throw DecodingError.archiveMissingTopKey("root", available: try self.topKeys())
     }
 
     // MARK: - Reading objects
@@ -240,14 +204,15 @@ internal final class ArchiveDecodingSession {
     /// string once, so a later dictionary's key is usually the same object, and matches without
     /// comparing its bytes.
     func value(forKey key: StaticString, in dictionary: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
-        let name = UInt(bitPattern: key.utf8Start)
-        let slot = self.recentFieldKeys.firstIndex { $0.name == name }
+        // A literal's text has one address; a one-scalar `StaticString` has none, and is not kept.
+        let name = key.hasPointerRepresentation ? UInt(bitPattern: key.utf8Start) : 0
+        let slot = name == 0 ? nil : self.recentFieldKeys.firstIndex { $0.name == name }
         let known = slot.map { self.recentFieldKeys[$0].keyObject } ?? -1
         guard let (position, keyObject) = self.reader.position(ofKey: key, in: dictionary, knownKeyObject: known)
         else { return nil }
         if let slot {
             self.recentFieldKeys[slot].keyObject = keyObject
-        } else if self.recentFieldKeys.count < Self.recentLimit {
+        } else if name != 0, self.recentFieldKeys.count < Self.recentLimit {
             Self.append((name, keyObject), to: &self.recentFieldKeys)
         }
         return try self.read(self.reader.value(of: dictionary, at: position))

@@ -434,7 +434,8 @@ extension ArchiveObjectDecodable {
     /// through `init(from:)`.
     static func decodeArchiveValue<T>(as type: T.Type, from decoder: _ArchiveDecoder, keyTable: Int) throws -> T {
         let value = try Self.decodeArchiveObject(from: decoder, keyTable: keyTable)
-        // Value is a T here, and the cast consumes it: no copy.
+        // The check makes the cast infallible (no input reaches a trap), and the cast consumes
+        // the value where a bit cast would copy it and destroy the original.
         if T.self == Self.self { return value as! T }
         return try decoder.cast(value, to: T.self)
     }

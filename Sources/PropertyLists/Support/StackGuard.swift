@@ -36,8 +36,9 @@ package struct StackGuard: Sendable {
     /// error's construction; a quarter of the stack when the stack is smaller than four times this.
     package static let reserve: UInt = 64 << 10
 
-    /// Nesting levels a hot reader may skip checking: far less stack than ``reserve`` even in
-    /// debug builds, and deeper than most values go, so shallow values pay nothing.
+    /// Nesting levels a hot reader may leave unchecked: a few levels (under 100 KB even in debug
+    /// builds) that any caller's stack has room for, and deeper than most values go, so shallow
+    /// values pay nothing. Every level below them is checked.
     package static let uncheckedDepth = 8
 
     /// Addresses at or below this make ``hasRoom()`` look closer; above it, there is room.
