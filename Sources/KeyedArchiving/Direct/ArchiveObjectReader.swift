@@ -374,6 +374,20 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   `Value.archiveVersion` (code ``KeyedArchiveError/Code/typeVersionTooNew``) or is not an integer.
     public func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int {
         let stored = self.contains(index) ? try self.decodeIfPresent(Int.self, at: index) : nil
+        if stored == nil, self.node.depth > 0 {
+            // Below the root, a value without a stored version has the unversioned one, as
+            // `ArchiveEvolution.version` finds it, without its task-local read of the root's version.
+            let version = Value.unversionedArchiveVersion
+            guard version <= Value.archiveVersion else {
+                throw ArchiveEvolution.versionTooNew(
+                    version,
+                    of: Value.self,
+                    current: Value.archiveVersion,
+                    at: self.node.appending(self.key(at: index)).path
+                )
+            }
+            return version
+        }
         return try ArchiveEvolution.version(
             stored: stored,
             of: Value.self,
