@@ -201,12 +201,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Date.Type = Date.self, at index: Int) throws -> Date {
-        let reference = self.reference(at: index)
-        guard reference >= 0 else {
-            throw self.coder.keyNotFound(self.key(at: index), in: self.uid, at: self.node)
-        }
-        let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
-        let stored = try self.stored(at: reference, at: position)
+        let (stored, position) = try self.present(at: index, reference: self.reference(at: index))
         return try self.withCoder { coder in
             let (object, uid) = try coder.resolve(stored, at: position)
             return try coder.unboxDate(object, uid: uid, at: position)
@@ -225,12 +220,23 @@ public struct ArchiveObjectReader: ~Copyable {
     }
 
     private func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, reference: Int) throws -> T {
+        let (stored, position) = try self.present(at: index, reference: reference)
+        return try self.withCoder { try $0.decode(type, stored: stored, at: position) }
+    }
+
+    /// The value stored at `reference`, the key's, with its position.
+    /// - Throws: `DecodingError.keyNotFound` if the key is absent; `DecodingError.dataCorrupted`
+    ///   if the value is not valid.
+    @inline(__always)
+    private func present(
+        at index: Int,
+        reference: Int
+    ) throws -> (stored: InPlaceValue, position: ArchiveDecodingPosition) {
         guard reference >= 0 else {
             throw self.coder.keyNotFound(self.key(at: index), in: self.uid, at: self.node)
         }
         let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
-        let stored = try self.stored(at: reference, at: position)
-        return try self.withCoder { try $0.decode(type, stored: stored, at: position) }
+        return (try self.stored(at: reference, at: position), position)
     }
 
     /// Reads an enum through its raw string, as the standard library's `init(from:)` of a
@@ -374,23 +380,10 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   `Value.archiveVersion` (code ``KeyedArchiveError/Code/typeVersionTooNew``) or is not an integer.
     public func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int {
         let stored = self.contains(index) ? try self.decodeIfPresent(Int.self, at: index) : nil
-        if stored == nil, self.node.depth > 0 {
-            // Below the root, a value without a stored version has the unversioned one, as
-            // `ArchiveEvolution.version` finds it, without its task-local read of the root's version.
-            let version = Value.unversionedArchiveVersion
-            guard version <= Value.archiveVersion else {
-                throw ArchiveEvolution.versionTooNew(
-                    version,
-                    of: Value.self,
-                    current: Value.archiveVersion,
-                    at: self.node.appending(self.key(at: index)).path
-                )
-            }
-            return version
-        }
         return try ArchiveEvolution.version(
             stored: stored,
             of: Value.self,
+            belowRoot: self.node.depth > 0,
             decoder: self.coder,
             at: self.node.appending(self.key(at: index)).path
         )

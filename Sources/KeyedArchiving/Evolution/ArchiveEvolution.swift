@@ -237,24 +237,29 @@ public enum ArchiveEvolution {
     /// The version of a value that stored `stored` (`nil` for none), as
     /// ``decodeVersion(of:from:forKey:decoder:)`` finds it; the direct path's reader applies the
     /// same rule.
-    /// - Parameter codingPath: The version key's coding path, for the error.
+    /// - Parameters:
+    ///   - belowRoot: Whether the value is known not to be the root, which alone takes the root's
+    ///     version: the direct path knows it from its depth, and skips the task-local read.
+    ///   - codingPath: The version key's coding path, for the error.
     /// - Throws: `DecodingError.dataCorrupted` when the version is newer than `Value.archiveVersion`.
     @inlinable
     internal static func version<Value: ArchiveVersioned>(
         stored: Int?,
         of type: Value.Type,
-        decoder: any Decoder,
+        belowRoot: Bool = false,
+        decoder: @autoclosure () -> any Decoder,
         at codingPath: @autoclosure () -> [any CodingKey]
     ) throws -> Int {
         let version: Int
         if let stored {
             version = stored
-        } else if Value.archiveVersion == Value.unversionedArchiveVersion {
-            // A type that was never versioned takes no version from beside the data: a schema
-            // version stored for other purposes must not make it refuse its own values.
+        } else if belowRoot || Value.archiveVersion == Value.unversionedArchiveVersion {
+            // Only the root takes the root's version. A type that was never versioned takes no
+            // version from beside the data: a schema version stored for other purposes must not
+            // make it refuse its own values.
             version = Value.unversionedArchiveVersion
         } else {
-            version = Self.absentVersion(unversioned: Value.unversionedArchiveVersion, decoder: decoder)
+            version = Self.absentVersion(unversioned: Value.unversionedArchiveVersion, decoder: decoder())
         }
         guard version <= Value.archiveVersion else {
             throw Self.versionTooNew(version, of: Value.self, current: Value.archiveVersion, at: codingPath())
