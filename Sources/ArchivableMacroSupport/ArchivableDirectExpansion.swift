@@ -55,31 +55,30 @@ extension ArchivableType {
         return rawType == "String" || rawType == "Swift.String"
     }
 
-    /// The members of the `ArchiveRawValueCodable` extension: the raw value, and what `init(from:)`
-    /// makes of a stored string.
+    /// The member of the `ArchiveRawValueCodable` extension: what `init(from:)` makes of a stored
+    /// string.
     func rawValueMembers() -> [String] {
         var lines = ["if let value = Self(rawValue: rawValue) {", "    self = value", "    return", "}"]
         if let unknown = self.cases.first(where: \.isUnknown) {
             lines += [
-                "KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder)",
+                "KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder())",
                 "self = .\(unknown.name)",
             ]
         } else {
             lines += [
                 "throw Swift.DecodingError.dataCorrupted(",
                 "    Swift.DecodingError.Context(",
-                "        codingPath: decoder.codingPath,",
+                "        codingPath: decoder().codingPath,",
                 "        debugDescription: \"Cannot initialize \\(Self.self) from invalid \\(RawValue.self) value \\(rawValue)\"",
                 "    )",
                 ")",
             ]
         }
         return [
-            Self.function("\(self.access)var archiveRawValue: Swift.String", ["self.rawValue"]),
             Self.function(
-                "\(self.access)init(archiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws",
+                "\(self.access)init(archiveRawValue rawValue: Swift.String, decoder: @autoclosure () -> any Swift.Decoder) throws",
                 lines
-            ),
+            )
         ]
     }
 

@@ -73,7 +73,6 @@
     named(archiveObjectKeys),
     named(encodeArchiveObject(to:)),
     named(init(archiveObject:)),
-    named(archiveRawValue),
     named(init(archiveRawValue:decoder:))
 )
 @attached(

@@ -479,18 +479,14 @@ import Testing
                 }
 
                 extension Mood: KeyedArchiving.ArchiveRawValueCodable {
-                    var archiveRawValue: Swift.String {
-                        self.rawValue
-                    }
-
-                    init(archiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                    init(archiveRawValue rawValue: Swift.String, decoder: @autoclosure () -> any Swift.Decoder) throws {
                         if let value = Self(rawValue: rawValue) {
                             self = value
                             return
                         }
                         throw Swift.DecodingError.dataCorrupted(
                             Swift.DecodingError.Context(
-                                codingPath: decoder.codingPath,
+                                codingPath: decoder().codingPath,
                                 debugDescription: "Cannot initialize \(Self.self) from invalid \(RawValue.self) value \(rawValue)"
                             )
                         )
@@ -522,16 +518,12 @@ import Testing
                 }
 
                 extension Size: KeyedArchiving.ArchiveRawValueCodable {
-                    public var archiveRawValue: Swift.String {
-                        self.rawValue
-                    }
-
-                    public init(archiveRawValue rawValue: Swift.String, decoder: any Swift.Decoder) throws {
+                    public init(archiveRawValue rawValue: Swift.String, decoder: @autoclosure () -> any Swift.Decoder) throws {
                         if let value = Self(rawValue: rawValue) {
                             self = value
                             return
                         }
-                        KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder)
+                        KeyedArchiving.ArchiveEvolution.recordUnknownCase(rawValue, decoding: Self.self, decoder: decoder())
                         self = .unknown
                     }
                 }

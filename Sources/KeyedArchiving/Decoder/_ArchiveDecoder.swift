@@ -421,6 +421,67 @@ extension _ArchiveDecoder {
         return try? session.string(region)
     }
 
+    /// The strings at a key, when it is the UID of an `NSArray` (or `NSSet`) of string objects
+    /// that decodes as `[String]` within the limits at `depth`, the array's own.
+    ///
+    /// It is what ``decodeStringArray()`` returns for that object after ``decodeComposite(_:typeInfo:object:uid:at:reentrant:)``'s
+    /// checks, without a coding path node: anything else returns `nil` before the decoded-size
+    /// budget is charged, and the general path then decodes or reports it.
+    func quickStringArray(at reference: Int, depth: Int) -> [String]? {
+        let session = self.session
+        guard depth <= session.maximumDepth, depth < StackGuard.uncheckedDepth || session.stack.hasRoom(),
+            let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid),
+            case .dictionary(let dictionary)? = try? session.object(at: uid),
+            let kind = try? session.classKind(of: dictionary, uid: uid), kind == .array || kind == .set,
+            let stored = try? session.value(forKey: "NS.objects", in: dictionary)
+        else { return nil }
+        let elements: InPlaceRegion
+        switch stored {
+        case .array(let region): elements = region
+        case .uid(let objects):
+            guard case .array(let region)? = try? session.object(at: objects) else { return nil }
+            elements = region
+        default: return nil
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for index in 0..<elements.count {
+            guard let string = self.quickString(at: session.reader.element(of: elements, at: index)) else { return nil }
+            strings.append(string)
+        }
+        // Charged as `unkeyedElements` charges; past the budget, the general path throws.
+        guard session.charge(elements.count) else { return nil }
+        return strings
+    }
+
+    /// The string at a key, when it is the UID of a string object that a value read from it at
+    /// `depth` would get, after the checks ``decodeComposite(_:typeInfo:object:uid:at:reentrant:)``
+    /// makes (the depth; no cycle through it); with its object.
+    func quickRawString(at reference: Int, depth: Int) -> (raw: String, object: InPlaceValue, uid: UID)? {
+        let session = self.session
+        guard depth <= session.maximumDepth, depth < StackGuard.uncheckedDepth || session.stack.hasRoom(),
+            let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid)
+        else { return nil }
+        let region: InPlaceRegion
+        if let short = session.quickShortString(at: uid) {
+            region = short
+        } else {
+            guard case .string(let string)? = try? session.object(at: uid) else { return nil }
+            region = string
+        }
+        guard let raw = try? session.string(region) else { return nil }
+        return (raw, .string(region), uid)
+    }
+
+    /// The type an enum read from its raw string is, when `type` is one that declares no class
+    /// names: its value then needs no coding path node, only the checks of
+    /// ``quickRawString(at:depth:)``.
+    @inline(__always)
+    func quickRawValueType<T: Decodable>(_ type: T.Type) -> (any ArchiveRawValueCodable.Type)? {
+        let typeInfo = self.session.typeInfo(type)
+        return typeInfo.declaresClassNames ? nil : typeInfo.rawValueDecoder
+    }
+
     /// The real at a key, when it is stored inline as a 64-bit real.
     @inline(__always)
     func quickDouble(at reference: Int) -> Double? {

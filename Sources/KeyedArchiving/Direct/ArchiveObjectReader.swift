@@ -194,6 +194,21 @@ public struct ArchiveObjectReader: ~Copyable {
         return try self.decodeValue(type, at: index, reference: reference)
     }
 
+    /// Reads an array of strings.
+    /// - Parameters:
+    ///   - type: `[String]`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: [String].Type = [String].self, at index: Int) throws -> [String] {
+        let reference = self.reference(at: index)
+        let depth = self.node.depth + 1
+        if reference >= 0, let value = self.withCoder({ $0.quickStringArray(at: reference, depth: depth) }) {
+            return value
+        }
+        return try self.decodeValue(type, at: index, reference: reference)
+    }
+
     /// Reads a date: an `NSDate` object, or a date stored inline.
     /// - Parameters:
     ///   - type: `Date`.
@@ -216,7 +231,31 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
-        try self.decodeValue(type, at: index, reference: self.reference(at: index))
+        let reference = self.reference(at: index)
+        // An enum read from its raw string, without the general path's coding path node: its
+        // decoder is made only for a string none of its cases has.
+        if reference >= 0, let rawValueType = self.withCoder({ $0.quickRawValueType(type) }),
+            let (raw, object, uid) = self.withCoder({ $0.quickRawString(at: reference, depth: self.node.depth + 1) })
+        {
+            return try rawValueType.decodeArchiveRawValue(
+                raw,
+                as: type,
+                decoder: self.valueDecoder(at: index, object: object, uid: uid)
+            )
+        }
+        return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// A decoder of the value at a key, positioned as the general path positions its own.
+    @inline(never)
+    private func valueDecoder(at index: Int, object: InPlaceValue, uid: UID) -> _ArchiveDecoder {
+        let coder = self.coder
+        return _ArchiveDecoder(
+            session: coder.session,
+            object: object,
+            uid: uid,
+            codingPath: self.node.appending(self.key(at: index))
+        )
     }
 
     private func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, reference: Int) throws -> T {
@@ -265,11 +304,8 @@ public struct ArchiveObjectReader: ~Copyable {
     @usableFromInline
     func quickRawString(at index: Int) -> String? {
         let reference = self.reference(at: index)
-        guard reference >= 0, self.node.depth < self.coder.session.maximumDepth,
-            case .uid(let uid)? = try? self.coder.session.reader.value(at: reference),
-            !self.coder.session.isInProgress(uid)
-        else { return nil }
-        return self.coder.quickString(at: reference)
+        guard reference >= 0 else { return nil }
+        return self.withCoder { $0.quickRawString(at: reference, depth: self.node.depth + 1)?.raw }
     }
 
     /// The error `init(from:)` of a `RawRepresentable` type throws for a string that is none of its

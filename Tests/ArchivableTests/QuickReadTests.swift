@@ -1,0 +1,164 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeyedArchiving
+import KeyedArchivingMacros
+import PropertyLists
+import TestSupport
+import Testing
+
+/// The direct reader reads an array of strings and a raw-value enum without the general path's
+/// coding path node, and hands anything unusual to the general path. These check that it gives
+/// what the `Codable` path gives on every shape it can meet: other collections, wrong elements,
+/// references to an object still being decoded, and the depth and decoded-size limits.
+@Suite struct QuickReadTests {
+    static let crate = Crate(tags: ["a", "b", "a"], flavor: .sour, shelf: Shelf(flavor: .sweet, tags: ["x"]))
+
+    /// Both paths' outcomes for `data`, direct first.
+    static func outcomes(
+        _ data: Data,
+        limits: PropertyListLimits = .default
+    ) -> [BothPaths.Outcome<Crate>] {
+        BothPaths.modes.map { BothPaths.outcome(Crate.self, from: data, $0, limits: limits) }
+    }
+
+    /// `data` with the value of `key` in the object with UID `owner` replaced by a reference to
+    /// `target`; `owner` and `target` are picked from the root's UID and the shelf's.
+    static func rewired(
+        _ data: Data,
+        key: String,
+        owner: (_ root: UID, _ shelf: UID) -> UID,
+        target: (_ root: UID, _ shelf: UID) -> UID
+    ) throws -> Data {
+        var archive = try KeyedArchive(parsing: data)
+        let root = try #require(archive.topUID(forKey: "root"))
+        let shelf = try #require(archive.objects[Int(root.rawValue)]["shelf"]?.uidValue)
+        let index = Int(owner(root, shelf).rawValue)
+        var object = try #require(archive.objects[index].dictionaryValue)
+        object[key] = .uid(target(root, shelf))
+        archive.objects[index] = .dictionary(object)
+        return archive.serialized()
+    }
+
+    @Test func storedFormsAreReadAlike() throws {
+        let encoder = KeyedArchiveEncoder()
+        let stored: [(String, Data, succeeds: Bool)] = [
+            ("crate", try encoder.encode(Self.crate), true),
+            ("a set of strings", try encoder.encode(LooseCrate(tags: Set(["p", "q"]))), true),
+            ("numbers", try encoder.encode(LooseCrate(tags: [1, 2])), false),
+            ("a nil element", try encoder.encode(LooseCrate(tags: ["p", nil] as [String?])), false),
+            ("a string", try encoder.encode(LooseCrate(tags: "p")), false),
+            ("an unknown flavor", try encoder.encode(LooseCrate(tags: ["p"], flavor: "bitter")), false),
+            ("an unknown inner flavor", try encoder.encode(LooseCrate(tags: ["p"], innerFlavor: "bitter")), false),
+            ("a number for a flavor", try encoder.encode(LooseCrate(tags: ["p"], flavor: 1)), false),
+        ]
+        for (name, data, succeeds) in stored {
+            let outcomes = Self.outcomes(data)
+            #expect(outcomes[0] == outcomes[1], "\(name)")
+            if case .value = outcomes[0] { #expect(succeeds, "\(name)") } else { #expect(!succeeds, "\(name)") }
+        }
+        let unknown = Self.outcomes(try encoder.encode(LooseCrate(tags: ["p"], innerFlavor: "bitter")))[0]
+        #expect(
+            unknown
+                == .failure(
+                    "dataCorrupted at shelf.flavor: Cannot initialize Flavor from invalid String value bitter"
+                )
+        )
+    }
+
+    @Test func referencesToObjectsBeingDecodedAndBrokenReferencesFailAlike() throws {
+        let data = try KeyedArchiveEncoder().encode(Self.crate)
+        let count = UInt64(try KeyedArchive(parsing: data).objects.count)
+        let cases: [(String, String, (UID, UID) -> UID, (UID, UID) -> UID)] = [
+            ("tags to the root", "tags", { root, _ in root }, { root, _ in root }),
+            ("flavor to the root", "flavor", { root, _ in root }, { root, _ in root }),
+            ("inner tags to the shelf", "tags", { _, shelf in shelf }, { _, shelf in shelf }),
+            ("inner flavor to the root", "flavor", { _, shelf in shelf }, { root, _ in root }),
+            ("tags to $null", "tags", { root, _ in root }, { _, _ in UID(0) }),
+            ("flavor to $null", "flavor", { root, _ in root }, { _, _ in UID(0) }),
+            ("tags past the objects", "tags", { root, _ in root }, { _, _ in UID(count) }),
+            ("flavor past the objects", "flavor", { root, _ in root }, { _, _ in UID(count + 5) }),
+        ]
+        for (name, key, owner, target) in cases {
+            let outcomes = Self.outcomes(try Self.rewired(data, key: key, owner: owner, target: target))
+            #expect(outcomes[0] == outcomes[1], "\(name)")
+            if case .value = outcomes[0] { Issue.record("\(name): decoded") }
+        }
+    }
+
+    /// The crate sits four arrays down, so that decoding, not parsing the flat object table, meets
+    /// the limit: its tags (first) at depth 5, the shelf's flavor (first) at depth 6.
+    @Test(arguments: 4...7)
+    func theDepthLimitIsMetAlike(maximumDepth: Int) throws {
+        var limits = PropertyListLimits.default
+        limits.maximumDepth = maximumDepth
+        let nested = [[[[Self.crate]]]]
+        let data = try KeyedArchiveEncoder().encode(nested)
+        let outcomes = BothPaths.modes.map { BothPaths.outcome([[[[Crate]]]].self, from: data, $0, limits: limits) }
+        #expect(outcomes[0] == outcomes[1])
+        #expect((outcomes[0] == .value(nested)) == (maximumDepth >= 6))
+    }
+
+    @Test func theDecodedSizeBudgetIsMetAlike() throws {
+        let data = try KeyedArchiveEncoder().encode(Self.crate)
+        var values = 0
+        var failures = 0
+        for allowance in stride(from: 0, through: 400, by: 4) {
+            var limits = PropertyListLimits.default
+            limits.decodedSizeAllowance = allowance
+            limits.maximumExpansion = 0
+            let outcomes = Self.outcomes(data, limits: limits)
+            #expect(outcomes[0] == outcomes[1], "allowance \(allowance)")
+            if case .value = outcomes[0] { values += 1 } else { failures += 1 }
+        }
+        #expect(values > 0 && failures > 0)
+    }
+}
+
+/// Arrays of strings and raw-value enums, at the root and one level down; the tags come first, so
+/// that they meet the depth limit first.
+@Archivable
+struct Crate: Equatable {
+    var tags: [String]
+    var flavor: Flavor
+    var shelf: Shelf
+}
+
+/// Its flavor comes first, so that the flavor, not the tags, meets the depth limit first.
+@Archivable
+struct Shelf: Equatable {
+    var flavor: Flavor
+    var tags: [String]
+}
+
+/// ``Crate`` with anything for its tags and flavors.
+struct LooseCrate<Tags: Codable, Flavor: Codable>: Codable {
+    var tags: Tags
+    var flavor: Flavor
+    var shelf: LooseShelf<Flavor>
+
+    init(tags: Tags, flavor: Flavor = "sweet", innerFlavor: Flavor = "sour") where Flavor == String {
+        self.tags = tags
+        self.flavor = flavor
+        self.shelf = LooseShelf(tags: ["s"], flavor: innerFlavor)
+    }
+
+    init(tags: Tags, flavor: Flavor) where Flavor == Int {
+        self.tags = tags
+        self.flavor = flavor
+        self.shelf = LooseShelf(tags: ["s"], flavor: flavor)
+    }
+}
+
+struct LooseShelf<Flavor: Codable>: Codable {
+    var tags: [String]
+    var flavor: Flavor
+}
