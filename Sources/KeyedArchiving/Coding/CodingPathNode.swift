@@ -61,6 +61,15 @@ internal final class CodingPathNode: @unchecked Sendable {
         self.depth = parent.depth + 1
     }
 
+    /// Makes this node the empty path, letting go of its parent and key until it is reset.
+    ///
+    /// Only for a node that nothing else refers to, as for ``reset(parent:key:)``.
+    func detach() {
+        self.parent = nil
+        self.key = nil
+        self.depth = 0
+    }
+
     /// The keys from the root.
     var path: [any CodingKey] {
         var keys: [any CodingKey] = []

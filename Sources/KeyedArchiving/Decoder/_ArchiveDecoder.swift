@@ -219,7 +219,7 @@ extension _ArchiveDecoder {
         guard let key = position.key else { return position.parent }
         let slot = position.parent.depth
         guard slot < self.nodePool.count else { return self.addPooledNode(at: position) }
-        if isKnownUniquelyReferenced(&self.nodePool[slot]) {
+        if isKnownUniquelyReferenced(&self.nodePool[slot]) || self.freesPooledNode(at: slot) {
             let node = self.nodePool[slot]
             node.reset(parent: position.parent, key: key)
             return node
@@ -227,6 +227,17 @@ extension _ArchiveDecoder {
         let node = position.parent.appending(key)
         self.nodePool[slot] = node
         return node
+    }
+
+    /// Whether the pooled node at `slot` is free once the pooled node a level deeper, when that
+    /// one is free, lets go of it: a value's node stays the parent of the last node used below
+    /// it, which would otherwise keep it from being reused by the next value at its depth.
+    @inline(never)
+    private func freesPooledNode(at slot: Int) -> Bool {
+        let child = slot + 1
+        guard child < self.nodePool.count, isKnownUniquelyReferenced(&self.nodePool[child]) else { return false }
+        self.nodePool[child].detach()
+        return isKnownUniquelyReferenced(&self.nodePool[slot])
     }
 
     /// Makes the node of the value at `position`, growing ``nodePool`` to its depth. Slots that
