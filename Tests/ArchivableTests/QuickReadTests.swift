@@ -74,6 +74,25 @@ import Testing
         )
     }
 
+    @Test func datesAreReadAlike() throws {
+        let encoder = KeyedArchiveEncoder()
+        var dating = KeyedArchiveEncoder()
+        dating.setClassName("NSDate", for: FakeDate<Int>.self)
+        let when = Date(timeIntervalSinceReferenceDate: 700_000_000.25)
+        let stored: [(String, Data, succeeds: Bool)] = [
+            ("a date", try encoder.encode(Stamp(when: when)), true),
+            ("another class with NS.time", try encoder.encode(LooseStamp(when: FakeDate(time: 5.5))), false),
+            ("an NSDate with an integer NS.time", try dating.encode(LooseStamp(when: FakeDate(time: 5))), true),
+            ("a number", try encoder.encode(LooseStamp(when: 5.0)), false),
+            ("a string", try encoder.encode(LooseStamp(when: "now")), false),
+        ]
+        for (name, data, succeeds) in stored {
+            let outcomes = BothPaths.modes.map { BothPaths.outcome(Stamp.self, from: data, $0) }
+            #expect(outcomes[0] == outcomes[1], "\(name)")
+            if case .value = outcomes[0] { #expect(succeeds, "\(name)") } else { #expect(!succeeds, "\(name)") }
+        }
+    }
+
     @Test func referencesToObjectsBeingDecodedAndBrokenReferencesFailAlike() throws {
         let data = try KeyedArchiveEncoder().encode(Self.crate)
         let count = UInt64(try KeyedArchive(parsing: data).objects.count)
@@ -161,4 +180,23 @@ struct LooseCrate<Tags: Codable, Flavor: Codable>: Codable {
 struct LooseShelf<Flavor: Codable>: Codable {
     var tags: [String]
     var flavor: Flavor
+}
+
+@Archivable
+struct Stamp: Equatable {
+    var when: Date
+}
+
+/// ``Stamp`` with anything for its date.
+struct LooseStamp<When: Codable>: Codable {
+    var when: When
+}
+
+/// An object with an `NS.time` key, as an `NSDate` has, but of its own class.
+struct FakeDate<Time: Codable>: Codable {
+    var time: Time
+
+    enum CodingKeys: String, CodingKey {
+        case time = "NS.time"
+    }
 }

@@ -493,6 +493,18 @@ extension _ArchiveDecoder {
         return typeInfo.declaresClassNames ? nil : typeInfo.rawValueDecoder
     }
 
+    /// The date at a key, when it is the UID of an `NSDate` object whose `NS.time` is a 64-bit
+    /// real stored inline.
+    func quickDate(at reference: Int) -> Date? {
+        let session = self.session
+        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0,
+            case .dictionary(let dictionary)? = try? session.object(at: uid),
+            (try? session.classKind(of: dictionary, uid: uid)) == .date,
+            case .real(let seconds)? = try? session.value(forKey: "NS.time", in: dictionary)
+        else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
     /// The real at a key, when it is stored inline as a 64-bit real.
     @inline(__always)
     func quickDouble(at reference: Int) -> Double? {

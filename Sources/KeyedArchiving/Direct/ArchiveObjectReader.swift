@@ -216,7 +216,9 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Date.Type = Date.self, at index: Int) throws -> Date {
-        let (stored, position) = try self.present(at: index, reference: self.reference(at: index))
+        let reference = self.reference(at: index)
+        if reference >= 0, let value = self.withCoder({ $0.quickDate(at: reference) }) { return value }
+        let (stored, position) = try self.present(at: index, reference: reference)
         return try self.withCoder { coder in
             let (object, uid) = try coder.resolve(stored, at: position)
             return try coder.unboxDate(object, uid: uid, at: position)
