@@ -113,6 +113,34 @@ import Testing
         }
     }
 
+    @Test func nullsAndOptionalsAreReadAlike() throws {
+        let data = try KeyedArchiveEncoder().encode(Tray(shelf: Shelf(flavor: .sour, tags: []), label: "l"))
+        var archive = try KeyedArchive(parsing: data)
+        let root = Int(try #require(archive.topUID(forKey: "root")).rawValue)
+        // An NSNull instance, as Foundation archives `NSNull()`.
+        archive.objects.append(["$classname": "NSNull", "$classes": ["NSNull", "NSObject"]])
+        archive.objects.append(["$class": .uid(UID(UInt64(archive.objects.count - 1)))])
+        let null = UID(UInt64(archive.objects.count - 1))
+        let targets: [(String, UID)] = [
+            ("$null", UID(0)), ("an NSNull", null), ("the root", UID(UInt64(root))),
+            ("past the objects", UID(UInt64(archive.objects.count))),
+        ]
+        var outcomes: [String: BothPaths.Outcome<Tray>] = [:]
+        for key in ["shelf", "label"] {
+            for (name, target) in targets {
+                var edited = archive
+                var object = try #require(edited.objects[root].dictionaryValue)
+                object[key] = .uid(target)
+                edited.objects[root] = .dictionary(object)
+                let both = BothPaths.modes.map { BothPaths.outcome(Tray.self, from: edited.serialized(), $0) }
+                #expect(both[0] == both[1], "\(key) to \(name)")
+                outcomes["\(key) to \(name)"] = both[0]
+            }
+        }
+        #expect(outcomes["shelf to an NSNull"] == .value(Tray(shelf: nil, label: "l")))
+        #expect(outcomes["label to an NSNull"] == .value(Tray(shelf: Shelf(flavor: .sour, tags: []), label: nil)))
+    }
+
     /// The crate sits four arrays down, so that decoding, not parsing the flat object table, meets
     /// the limit: its tags (first) at depth 5, the shelf's flavor (first) at depth 6.
     @Test(arguments: 4...7)
@@ -199,4 +227,11 @@ struct FakeDate<Time: Codable>: Codable {
     enum CodingKeys: String, CodingKey {
         case time = "NS.time"
     }
+}
+
+/// Optionals, to be pointed at `$null`, an `NSNull` and worse.
+@Archivable
+struct Tray: Equatable {
+    var shelf: Shelf?
+    var label: String?
 }

@@ -505,6 +505,15 @@ extension _ArchiveDecoder {
         return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
+    /// Whether the value at a key is `nil` (UID 0 or an `NSNull`), when it is the UID of a valid
+    /// object; `nil` for an inline value or a fault, which the general path then reads or reports.
+    func quickIsNil(at reference: Int) -> Bool? {
+        guard let uid = self.session.reader.quickUID(at: reference) else { return nil }
+        if uid.rawValue == 0 { return true }
+        guard let object = try? self.session.object(at: uid) else { return nil }
+        return self.isNil(object, uid: uid)
+    }
+
     /// The real at a key, when it is stored inline as a 64-bit real.
     @inline(__always)
     func quickDouble(at reference: Int) -> Double? {

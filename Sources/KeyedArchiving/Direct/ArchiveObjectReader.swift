@@ -361,6 +361,7 @@ public struct ArchiveObjectReader: ~Copyable {
     public func decodeNil(at index: Int) throws -> Bool {
         let reference = self.reference(at: index)
         guard reference >= 0 else { return true }
+        if let isNil = self.withCoder({ $0.quickIsNil(at: reference) }) { return isNil }
         let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
         guard case .uid(let uid) = try self.stored(at: reference, at: position) else { return false }
         guard uid.rawValue != 0 else { return true }
