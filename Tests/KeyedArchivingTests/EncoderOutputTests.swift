@@ -329,6 +329,14 @@ import Testing
         #expect(builder.writeData(root: root) == Data(expected))
     }
 
+    /// More objects than the 2^20 the builder's writer first makes room for: its buffer grows.
+    @Test func builderWritesMoreObjectsThanItFirstMakesRoomFor() {
+        var builder = BinaryPropertyListBuilder()
+        let root = builder.array((0..<1_100_000).map { .integer(Int64($0)) })
+        let expected = BinaryPropertyListWriter().write(builder.propertyList(root))
+        #expect(builder.writeData(root: root) == Data(expected))
+    }
+
     @Test func topLevelScalarsAndEmptyValuesMatch() throws {
         try Self.expectSameBytes(1)
         try Self.expectSameBytes("root")

@@ -47,6 +47,11 @@ internal struct BinaryBuilderNumbering {
     /// An upper bound of the bytes the leaves and container markers take.
     private var objectBytes = 0
 
+    /// The most entries allocated before any is added (16 MiB): a file has far fewer objects than
+    /// its builder has items (leaves repeat), and a larger buffer would be mapped afresh by
+    /// `malloc` for every file instead of reused; past it, the buffer grows.
+    private static var initialEntryLimit: Int { 1 << 20 }
+
     /// UIDs up to this are looked up by position; larger ones through ``scalars``.
     private static let directLimit: UInt64 = 1 << 24
 
@@ -57,7 +62,7 @@ internal struct BinaryBuilderNumbering {
         self.items = builder.items
         self.strings = builder.strings
         self.data = builder.data
-        self.entries = .allocate(capacity: builder.items.count + 1)
+        self.entries = .allocate(capacity: min(builder.items.count + 1, Self.initialEntryLimit))
         self.references = .allocate(capacity: builder.items.count)
         self.stringIndexes = .allocate(capacity: builder.strings.count)
         self.stringIndexes.initialize(repeating: -1)
