@@ -1,0 +1,136 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// The quick forms read the commonest shapes at a key's reference (the UID of a string object, of
+// an array of strings, of a date; an inline number or Boolean; whether a UID is nil) without the
+// coding path node or position the general path makes, and return `nil` for anything else,
+// faults included, which the general path then decodes or reports from the same reference.
+extension _ArchiveDecoder {
+    /// The string at a key, when it is the UID of a string object.
+    @inline(__always)
+    func quickString(at reference: Int) -> String? {
+        let session = self.session
+        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0 else { return nil }
+        if let region = session.quickShortString(at: uid) { return try? session.string(region) }
+        guard case .string(let region)? = try? session.object(at: uid) else { return nil }
+        return try? session.string(region)
+    }
+
+    /// The strings at a key, when it is the UID of an `NSArray` (or `NSSet`) of string objects
+    /// that decodes as `[String]` within the limits at `depth`, the array's own.
+    ///
+    /// It is what ``decodeStringArray()`` returns for that object after ``decodeComposite(_:typeInfo:object:uid:at:reentrant:)``'s
+    /// checks, without a coding path node: anything else returns `nil` before the decoded-size
+    /// budget is charged, and the general path then decodes or reports it.
+    func quickStringArray(at reference: Int, depth: Int) -> [String]? {
+        let session = self.session
+        guard depth <= session.maximumDepth, depth < StackGuard.uncheckedDepth || session.stack.hasRoom(),
+            let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid),
+            case .dictionary(let dictionary)? = try? session.object(at: uid),
+            let kind = try? session.classKind(of: dictionary, uid: uid), kind == .array || kind == .set,
+            let stored = try? session.value(forKey: "NS.objects", in: dictionary)
+        else { return nil }
+        let elements: InPlaceRegion
+        switch stored {
+        case .array(let region): elements = region
+        case .uid(let objects):
+            guard case .array(let region)? = try? session.object(at: objects) else { return nil }
+            elements = region
+        default: return nil
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for index in 0..<elements.count {
+            guard let string = self.quickString(at: session.reader.element(of: elements, at: index)) else { return nil }
+            strings.append(string)
+        }
+        // Charged as `unkeyedElements` charges; past the budget, the general path throws.
+        guard session.charge(elements.count) else { return nil }
+        return strings
+    }
+
+    /// The string at a key, when it is the UID of a string object that a value read from it at
+    /// `depth` would get, after the checks ``decodeComposite(_:typeInfo:object:uid:at:reentrant:)``
+    /// makes (the depth; no cycle through it); with its object.
+    func quickRawString(at reference: Int, depth: Int) -> (raw: String, object: InPlaceValue, uid: UID)? {
+        let session = self.session
+        guard depth <= session.maximumDepth, depth < StackGuard.uncheckedDepth || session.stack.hasRoom(),
+            let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid)
+        else { return nil }
+        let region: InPlaceRegion
+        if let short = session.quickShortString(at: uid) {
+            region = short
+        } else {
+            guard case .string(let string)? = try? session.object(at: uid) else { return nil }
+            region = string
+        }
+        guard let raw = try? session.string(region) else { return nil }
+        return (raw, .string(region), uid)
+    }
+
+    /// The type an enum read from its raw string is, when `type` is one that declares no class
+    /// names: its value then needs no coding path node, only the checks of
+    /// ``quickRawString(at:depth:)``.
+    @inline(__always)
+    func quickRawValueType<T: Decodable>(_ type: T.Type) -> (any ArchiveRawValueCodable.Type)? {
+        let typeInfo = self.session.typeInfo(type)
+        return typeInfo.declaresClassNames ? nil : typeInfo.rawValueDecoder
+    }
+
+    /// The date at a key, when it is the UID of an `NSDate` object whose `NS.time` is a 64-bit
+    /// real stored inline.
+    func quickDate(at reference: Int) -> Date? {
+        let session = self.session
+        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0,
+            case .dictionary(let dictionary)? = try? session.object(at: uid),
+            (try? session.classKind(of: dictionary, uid: uid)) == .date,
+            case .real(let seconds)? = try? session.value(forKey: "NS.time", in: dictionary)
+        else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    /// Whether the value at a key is `nil` (UID 0 or an `NSNull`), when it is the UID of a valid
+    /// object; `nil` for an inline value or a fault, which the general path then reads or reports.
+    func quickIsNil(at reference: Int) -> Bool? {
+        guard let uid = self.session.reader.quickUID(at: reference) else { return nil }
+        if uid.rawValue == 0 { return true }
+        guard let object = try? self.session.object(at: uid) else { return nil }
+        return self.isNil(object, uid: uid)
+    }
+
+    /// The real at a key, when it is stored inline as a 64-bit real.
+    @inline(__always)
+    func quickDouble(at reference: Int) -> Double? {
+        guard case .real(let value)? = try? self.session.reader.value(at: reference) else { return nil }
+        return value
+    }
+
+    /// The integer at a key, when it is stored inline and fits.
+    @inline(__always)
+    func quickInt(at reference: Int) -> Int? {
+        guard case .integer(let value)? = try? self.session.reader.value(at: reference) else { return nil }
+        return value.exactly(Int.self)
+    }
+
+    /// The Boolean at a key, when it is stored inline as one.
+    @inline(__always)
+    func quickBool(at reference: Int) -> Bool? {
+        guard case .bool(let value)? = try? self.session.reader.value(at: reference) else { return nil }
+        return value
+    }
+}
