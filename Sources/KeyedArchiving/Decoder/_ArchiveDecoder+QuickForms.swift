@@ -24,11 +24,19 @@ extension _ArchiveDecoder {
     /// The string at a key, when it is the UID of a string object.
     @inline(__always)
     func quickString(at reference: Int) -> String? {
-        let session = self.session
-        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0 else { return nil }
-        if let region = session.quickShortString(at: uid) { return try? session.string(region) }
-        guard case .string(let region)? = try? session.object(at: uid) else { return nil }
-        return try? session.string(region)
+        guard let uid = self.session.reader.quickUID(at: reference), uid.rawValue != 0,
+            let region = self.stringRegion(at: uid)
+        else { return nil }
+        return try? self.session.string(region)
+    }
+
+    /// The region of the string object `uid` refers to, a short ASCII one read without the
+    /// general object reader; `nil` for any other object.
+    @inline(__always)
+    private func stringRegion(at uid: UID) -> InPlaceRegion? {
+        if let region = self.session.quickShortString(at: uid) { return region }
+        guard case .string(let region)? = try? self.session.object(at: uid) else { return nil }
+        return region
     }
 
     /// The strings at a key, when it is the UID of an `NSArray` (or `NSSet`) of string objects
@@ -39,7 +47,7 @@ extension _ArchiveDecoder {
     /// budget is charged, and the general path then decodes or reports it.
     func quickStringArray(at reference: Int, depth: Int) -> [String]? {
         let session = self.session
-        guard depth <= session.maximumDepth, depth < StackGuard.uncheckedDepth || session.stack.hasRoom(),
+        guard self.allows(depth: depth),
             let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid),
             case .dictionary(let dictionary)? = try? session.object(at: uid),
             let kind = try? session.classKind(of: dictionary, uid: uid), kind == .array || kind == .set,
@@ -68,18 +76,11 @@ extension _ArchiveDecoder {
     /// `depth` would get, after the checks ``decodeComposite(_:typeInfo:object:uid:at:reentrant:)``
     /// makes (the depth; no cycle through it); with its object.
     func quickRawString(at reference: Int, depth: Int) -> (raw: String, object: InPlaceValue, uid: UID)? {
-        let session = self.session
-        guard depth <= session.maximumDepth, depth < StackGuard.uncheckedDepth || session.stack.hasRoom(),
-            let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid)
+        guard self.allows(depth: depth),
+            let uid = self.session.reader.quickUID(at: reference), uid.rawValue != 0,
+            !self.session.isInProgress(uid), let region = self.stringRegion(at: uid),
+            let raw = try? self.session.string(region)
         else { return nil }
-        let region: InPlaceRegion
-        if let short = session.quickShortString(at: uid) {
-            region = short
-        } else {
-            guard case .string(let string)? = try? session.object(at: uid) else { return nil }
-            region = string
-        }
-        guard let raw = try? session.string(region) else { return nil }
         return (raw, .string(region), uid)
     }
 

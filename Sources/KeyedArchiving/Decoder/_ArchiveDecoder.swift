@@ -160,9 +160,7 @@ extension _ArchiveDecoder {
             }
         }
         let node = self.node(at: position)
-        guard node.depth <= self.session.maximumDepth,
-            node.depth < StackGuard.uncheckedDepth || self.session.stack.hasRoom()
-        else {
+        guard self.allows(depth: node.depth) else {
             throw self.depthExceeded(node.depth, object: object, uid: uid, at: position)
         }
 
@@ -330,11 +328,16 @@ extension _ArchiveDecoder {
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws {
-        guard node.depth <= self.session.maximumDepth,
-            node.depth < StackGuard.uncheckedDepth || self.session.stack.hasRoom()
-        else {
+        guard self.allows(depth: node.depth) else {
             throw self.depthExceeded(node.depth, object: object, uid: uid, at: position)
         }
+    }
+
+    /// Whether a value may nest `depth` deep: within the depth limit and, from
+    /// `StackGuard.uncheckedDepth` on, where the thread's stack has room.
+    @inline(__always)
+    func allows(depth: Int) -> Bool {
+        depth <= self.session.maximumDepth && (depth < StackGuard.uncheckedDepth || self.session.stack.hasRoom())
     }
 
     @inline(never)
