@@ -93,6 +93,37 @@ import Testing
         }
     }
 
+    /// Properties with initial values are read through the generic helpers, which pick the same
+    /// quick reads: the same outcomes under every limit.
+    @Test func propertiesWithInitialValuesAreReadAlike() throws {
+        let drawer = Drawer(tags: ["a", "b"], when: Date(timeIntervalSinceReferenceDate: 5), flavor: .sour)
+        let encoder = KeyedArchiveEncoder()
+        let stored: [(String, Data, succeeds: Bool)] = [
+            ("a drawer", try encoder.encode([[[[drawer]]]]), true),
+            ("a set of strings", try encoder.encode([[[[LooseDrawer(tags: Set(["p"]))]]]]), true),
+            ("numbers", try encoder.encode([[[[LooseDrawer(tags: [1])]]]]), false),
+            ("a number for a date", try encoder.encode([[[[LooseDrawer(tags: ["p"], when: 5.0)]]]]), false),
+        ]
+        for (name, data, succeeds) in stored {
+            var outcomes: [BothPaths.Outcome<[[[[Drawer]]]]>] = []
+            for depth in 4...6 {
+                for allowance in [0, 64, 128, 192, 256, 1 << 26] {
+                    var limits = PropertyListLimits.default
+                    limits.maximumDepth = depth
+                    limits.decodedSizeAllowance = allowance
+                    limits.maximumExpansion = 0
+                    let both = BothPaths.modes.map {
+                        BothPaths.outcome([[[[Drawer]]]].self, from: data, $0, limits: limits)
+                    }
+                    #expect(both[0] == both[1], "\(name), depth \(depth), allowance \(allowance)")
+                    outcomes.append(both[0])
+                }
+            }
+            let decoded = outcomes.contains { if case .value = $0 { true } else { false } }
+            #expect(decoded == succeeds, "\(name)")
+        }
+    }
+
     @Test func referencesToObjectsBeingDecodedAndBrokenReferencesFailAlike() throws {
         let data = try KeyedArchiveEncoder().encode(Self.crate)
         let count = UInt64(try KeyedArchive(parsing: data).objects.count)
@@ -234,4 +265,25 @@ struct FakeDate<Time: Codable>: Codable {
 struct Tray: Equatable {
     var shelf: Shelf?
     var label: String?
+}
+
+/// Every property with an initial value, so that generated code reads each through
+/// `decodeIfPresent(into:at:)`.
+@Archivable
+struct Drawer: Equatable {
+    var tags: [String] = []
+    var when = Date(timeIntervalSinceReferenceDate: 0)
+    var flavor: Flavor = .sweet
+}
+
+/// ``Drawer`` with anything for its tags and date.
+struct LooseDrawer<Tags: Codable, When: Codable>: Codable {
+    var tags: Tags
+    var when: When
+    var flavor = "sour"
+
+    init(tags: Tags, when: When = Date(timeIntervalSinceReferenceDate: 1)) {
+        self.tags = tags
+        self.when = when
+    }
 }

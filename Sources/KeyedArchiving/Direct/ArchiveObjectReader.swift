@@ -349,6 +349,18 @@ public struct ArchiveObjectReader: ~Copyable {
     @inlinable
     public func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
         if try self.decodeNil(at: index) { return nil }
+        return try self.decodeInOwnForm(type, at: index)
+    }
+
+    /// Reads `T` with the reader's own method for it when it has one (strings, arrays of strings,
+    /// dates), which a call from generic code would otherwise miss for the generic one.
+    ///
+    /// Inlinable, so that the choice is made where `T` is known, at no cost.
+    @inlinable
+    func decodeInOwnForm<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        if T.self == String.self { return unsafeBitCast(try self.decode(String.self, at: index), to: T.self) }
+        if T.self == [String].self { return unsafeBitCast(try self.decode([String].self, at: index), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try self.decode(Date.self, at: index), to: T.self) }
         return try self.decode(type, at: index)
     }
 
@@ -395,7 +407,7 @@ public struct ArchiveObjectReader: ~Copyable {
     @inlinable
     public func decodeOptional<T: Decodable>(into value: inout T?, at index: Int) throws {
         guard self.contains(index) else { return }
-        value = try self.decodeNil(at: index) ? nil : self.decode(T.self, at: index)
+        value = try self.decodeNil(at: index) ? nil : self.decodeInOwnForm(T.self, at: index)
     }
 
     /// The stored value at an object reference, as a `DecodingError` when it is not valid.
