@@ -20,9 +20,10 @@ import Foundation
 /// before its values, and leaves shared when equal: strings by canonical id, numbers, Booleans and
 /// UIDs by kind and bits, data by id.
 ///
-/// Every item is usually added once, so the entry and reference buffers are allocated at their
-/// final size (and grown only for containers that share contents); they are plain pointers, so
-/// that filling them costs no uniqueness checks. ``deallocate()`` frees them.
+/// Every item is usually added once, so the reference buffer is allocated at its final size (and
+/// grown only for containers that share contents); the entry buffer, one per object, starts at no
+/// more than ``initialEntryLimit`` entries and grows. Both are plain pointers, so that filling them
+/// costs no uniqueness checks. ``deallocate()`` frees them.
 internal struct BinaryBuilderNumbering {
     typealias Value = BinaryPropertyListBuilder.Value
 
