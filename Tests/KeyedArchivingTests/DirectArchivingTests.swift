@@ -76,6 +76,27 @@ import Testing
         #expect(try BothPaths.encoder(.enabled).encode(probe) == direct)
     }
 
+    @Test func objectsOfATypeThatWriteDifferentKeysArchiveAsOnTheCodablePath() throws {
+        // Objects of one type share their keys in the writer's table while they write the same ones:
+        // the key set changes here from object to object, and back.
+        let values = [1, 2, 3, 5, 4, 7, 9, 6, 6, 11].map { DirectSparse(value: $0) }
+        try Self.expectSamePaths(values)
+        try Self.expectSamePaths(DirectSparse(value: 8))
+        let mixed = DirectSparseGroup(first: values, second: values.reversed(), dates: [Date(timeIntervalSince1970: 5)])
+        try Self.expectSamePaths(mixed)
+        // The archive Foundation reads has the keys each object wrote.
+        let archive = try KeyedArchive(parsing: try BothPaths.encoder(.enabled).encode(values))
+        let keySets = archive.objects.compactMap { object -> [String]? in
+            guard case .dictionary(let entries) = object, entries["value"] != nil else { return nil }
+            return entries.keys.sorted()
+        }
+        #expect(keySets.count == values.count)
+        for (keys, value) in zip(keySets, values) {
+            let expected = value.value.isMultiple(of: 2) ? ["$class", "half", "value"] : ["$class", "value"]
+            #expect(keys == expected)
+        }
+    }
+
     // MARK: - Mixing
 
     @Test func directTypesInsideCodableValuesAndTheReverse() throws {
@@ -226,6 +247,69 @@ struct DirectProbe: Codable, Equatable, ArchiveObjectCodable {
 
     init(archiveObject reader: inout ArchiveObjectReader) throws {
         self.value = try reader.decode(at: 0) + 1
+    }
+}
+
+/// Writes a key only for even values, on both paths, so that objects of the type differ in keys.
+struct DirectSparse: Codable, Equatable, ArchiveObjectCodable {
+    var value: Int
+
+    init(value: Int) {
+        self.value = value
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case value
+        case half
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.value = try container.decode(Int.self, forKey: .value)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.value, forKey: .value)
+        if self.value.isMultiple(of: 2) { try container.encode(self.value / 2, forKey: .half) }
+    }
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["value", "half"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        try writer.encode(self.value, at: 0)
+        if self.value.isMultiple(of: 2) { try writer.encode(self.value / 2, at: 1) }
+    }
+
+    init(archiveObject reader: inout ArchiveObjectReader) throws {
+        self.value = try reader.decode(at: 0)
+    }
+}
+
+/// Several shapes of objects in one archive, direct and Foundation ones.
+struct DirectSparseGroup: Codable, Equatable, ArchiveObjectCodable {
+    var first: [DirectSparse]
+    var second: [DirectSparse]
+    var dates: [Date]
+
+    init(first: [DirectSparse], second: [DirectSparse], dates: [Date]) {
+        self.first = first
+        self.second = second
+        self.dates = dates
+    }
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["first", "second", "dates"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        try writer.encode(self.first, at: 0)
+        try writer.encode(self.second, at: 1)
+        try writer.encode(self.dates, at: 2)
+    }
+
+    init(archiveObject reader: inout ArchiveObjectReader) throws {
+        self.first = try reader.decode(at: 0)
+        self.second = try reader.decode(at: 1)
+        self.dates = try reader.decode(at: 2)
     }
 }
 

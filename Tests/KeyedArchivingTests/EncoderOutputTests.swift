@@ -329,6 +329,31 @@ import Testing
         #expect(builder.writeData(root: root) == Data(expected))
     }
 
+    @Test func dictionariesSharingTheirKeysWriteWhatTheTreeWriterWrites() {
+        var builder = BinaryPropertyListBuilder()
+        let keysStart = builder.items.count
+        builder.items += [builder.string("name"), builder.string("size"), builder.string("é")]
+        var dictionaries: [BinaryPropertyListBuilder.Value] = []
+        for index in 0..<20 {
+            let valuesStart = builder.items.count
+            builder.items += [builder.string("item \(index % 7)"), .integer(Int64(index)), .bool(index > 9)]
+            // Every third shares only the first two keys.
+            let count = index.isMultiple(of: 3) ? 2 : 3
+            let shared = builder.dictionary(sharingKeysAt: keysStart, valuesAt: valuesStart, count: count)
+            dictionaries.append(shared ?? .bool(false))
+        }
+        let inline = builder.dictionary(keys: [builder.string("size")], values: [.integer(Int64(3))])
+        let root = builder.array(dictionaries + [inline, dictionaries[4]])
+        let tree = builder.propertyList(root)
+        guard case .array(let elements) = tree, case .dictionary(let fifth) = elements[4] else {
+            Issue.record("unexpected tree \(tree)")
+            return
+        }
+        #expect(fifth == ["name": "item 4", "size": 4, "é": false])
+        #expect(elements[3] == .dictionary(["name": "item 3", "size": 3]))
+        #expect(builder.writeData(root: root) == Data(BinaryPropertyListWriter().write(tree)))
+    }
+
     /// More objects than the 2^20 the builder's writer first makes room for: its buffer grows.
     @Test func builderWritesMoreObjectsThanItFirstMakesRoomFor() {
         var builder = BinaryPropertyListBuilder()

@@ -123,7 +123,8 @@ extension ArchiveEncodingSession {
             classUID: classUID,
             keys: keys,
             values: self.objectValues.run(from: start, count: keys.count),
-            extras: self.objectExtras[extrasStart...]
+            extras: self.objectExtras[extrasStart...],
+            keyRun: &info.objectKeyRun
         )
         return uid
     }

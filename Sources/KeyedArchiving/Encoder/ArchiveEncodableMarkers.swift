@@ -96,14 +96,15 @@ extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
             let arrayNode = node ?? parent.appending(key)
             node = arrayNode
             let index = ArchiveEncodingKey(index: elements.count)
-            let before = elements.count == 0 ? session.table.size : nil
+            // Measured on the second value: the first also adds what its type's objects share.
+            let before = elements.count == 1 ? session.table.size : nil
             let uid = try session.encodeComposite(element, parent: ArchiveEncodingParent(arrayNode), key: index)
             elements.append(.uid(uid.rawValue))
             if let before, self.count >= 64 {
-                // Many values like the first follow: make room for them at once rather than by doubling.
+                // Many values like it follow: make room for them at once rather than by doubling.
                 let after = session.table.size
                 let growth = (objects: after.objects - before.objects, items: after.items - before.items)
-                session.table.reserveCapacity(forRepeating: growth, times: self.count - 1)
+                session.table.reserveCapacity(forRepeating: growth, times: self.count - 2)
             }
         }
         return elements

@@ -156,6 +156,8 @@ internal final class ArchiveEncodingSession {
         for info in self.typeInfos.values {
             info.classUID = nil
             info.objectKeys = nil
+            info.objectKeyRun = nil
+            info.entryKeyRun = nil
         }
         for info in [self.arrayInfo, self.dictionaryInfo, self.setInfo] { info.classUID = nil }
         if !self.options.userInfo.isEmpty {

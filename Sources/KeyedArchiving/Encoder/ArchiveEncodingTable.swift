@@ -53,6 +53,9 @@ internal struct ArchiveEncodingTable {
     private var classUIDs: [UInt32] = []
     /// The numbers whose ``classUIDs`` entry is set, to clear them when the table is emptied.
     private var numberedClassesUsed: [Int] = []
+    /// The runs of keys `$class, key[, key2]` in the builder that objects of Foundation classes and
+    /// collections share, by the keys' ids (see ``fill(_:classUID:_:_:_:_:)``).
+    private var fixedKeyRuns: [(signature: UInt64, start: Int)] = []
     /// The class UIDs of `NSDate`, `NSUUID` and `NSURL` once used, so their objects skip hashing.
     private var foundationClassUIDs: [UID?] = [nil, nil, nil]
 
@@ -111,6 +114,7 @@ internal struct ArchiveEncodingTable {
         self.scalarLeaves.removeAll()
         for number in self.numberedClassesUsed { self.classUIDs[number] = 0 }
         self.numberedClassesUsed.removeAll(keepingCapacity: true)
+        self.fixedKeyRuns.removeAll(keepingCapacity: true)
         for index in self.foundationClassUIDs.indices { self.foundationClassUIDs[index] = nil }
         self.objects.append(.string(id: UInt32(FixedKey.null.rawValue)))
     }
@@ -134,12 +138,14 @@ internal struct ArchiveEncodingTable {
     /// The table's size: its objects, and the values in its containers.
     var size: (objects: Int, items: Int) { (self.objects.count, self.builder.items.count) }
 
-    /// Makes room for `times` more values of the size of one just encoded, the growth from `before`.
-    /// Large estimates are capped, so an unusual first value cannot make the table reserve too much.
+    /// Makes room for `times` more values of the size of one just encoded, the growth from `before`,
+    /// as elements of an array. The items have room for the array's elements and for the objects,
+    /// which the `$objects` array of ``binaryPropertyList(top:)`` copies there at the end. Large
+    /// estimates are capped, so an unusual value cannot make the table reserve too much.
     mutating func reserveCapacity(forRepeating growth: (objects: Int, items: Int), times: Int) {
         let limit = 1 << 22
         let objects = self.objects.count + min(growth.objects * times, limit)
-        let items = self.builder.items.count + min(growth.items * times, limit)
+        let items = self.builder.items.count + min((growth.items + growth.objects + 1) * times, limit)
         if objects > self.objects.capacity { self.objects.reserveCapacity(objects) }
         if items > self.builder.items.capacity { self.builder.items.reserveCapacity(items) }
     }
@@ -181,6 +187,38 @@ internal struct ArchiveEncodingTable {
         self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
     }
 
+    /// Stores an object's own dictionary for a reserved UID, its entries in order. Objects whose
+    /// keys are those of the run at `keyRun` share it; otherwise their keys become the new run.
+    /// - Parameter keyRun: The start of the last run of keys of the object's type in this archive.
+    mutating func fill(_ uid: UID, entries: [_ArchiveEncoder.Entry], keyRun: inout Int?) {
+        let count = entries.count
+        var keysStart = -1
+        if let start = keyRun, start + count <= self.builder.items.count {
+            keysStart = start
+            self.builder.items.withUnsafeBufferPointer { items in
+                entries.withUnsafeBufferPointer { entries in
+                    for (item, entry) in zip(items[start..<(start + count)], entries)
+                    where item.kind != .string || item.payload != UInt64(entry.key.id) {
+                        keysStart = -1
+                        break
+                    }
+                }
+            }
+        }
+        if keysStart < 0 {
+            keysStart = self.builder.items.count
+            for entry in entries { self.builder.items.append(.string(id: entry.key.id)) }
+            keyRun = keysStart
+        }
+        let valuesStart = self.builder.items.count
+        if let dictionary = self.builder.dictionary(sharingKeysAt: keysStart, valuesAt: valuesStart, count: count) {
+            for entry in entries { self.builder.items.append(entry.value) }
+            self.objects[Int(uid.rawValue)] = dictionary
+            return
+        }
+        self.fill(uid, entries: entries)
+    }
+
     /// Stores an object's own dictionary for a reserved UID, its entries in order.
     mutating func fill(_ uid: UID, entries: [_ArchiveEncoder.Entry]) {
         let start = self.builder.items.count
@@ -190,19 +228,56 @@ internal struct ArchiveEncodingTable {
         self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
     }
 
+    /// Where a type's objects keep their keys in the current archive: the run of ``builder``
+    /// items they share, and which of the type's keys it holds.
+    struct KeyRun {
+        /// Bit `i` is set if the type's key `i` is in the run.
+        var mask: UInt64
+        /// The run's first item: `$class`, then the keys in order.
+        var start: Int
+    }
+
     /// Stores an object's own dictionary for a reserved UID from a writer's run of values:
-    /// `$class` first, then each key whose value is set, in order, then `extras`.
+    /// `$class` first, then each key whose value is set, in order, then `extras`. Objects of a type
+    /// that set the same keys (and have no extras) share one run of keys in the builder.
     /// - Parameters:
     ///   - keys: The keys, one per value of the run.
     ///   - values: The run, one value per key; values that are `isUnset` are left out with their keys.
     ///   - extras: Entries after the run's (kept fields).
+    ///   - keyRun: The type's shared keys in this archive, made on first use or when its keys differ.
     mutating func fill(
         _ uid: UID,
         classUID: UID,
         keys: [Key],
         values: UnsafeBufferPointer<Value>,
-        extras: ArraySlice<_ArchiveEncoder.Entry>
+        extras: ArraySlice<_ArchiveEncoder.Entry>,
+        keyRun: inout KeyRun?
     ) {
+        if extras.isEmpty, keys.count < UInt64.bitWidth {
+            var mask: UInt64 = 0
+            for index in keys.indices where !values[index].isUnset { mask |= 1 &<< UInt64(index) }
+            let keysStart: Int
+            if let run = keyRun, run.mask == mask {
+                keysStart = run.start
+            } else {
+                keysStart = self.builder.items.count
+                self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
+                for index in keys.indices where mask & (1 &<< UInt64(index)) != 0 {
+                    self.builder.items.append(.string(id: keys[index].id))
+                }
+                keyRun = KeyRun(mask: mask, start: keysStart)
+            }
+            let valuesStart = self.builder.items.count
+            let count = mask.nonzeroBitCount + 1
+            if let dictionary = self.builder.dictionary(sharingKeysAt: keysStart, valuesAt: valuesStart, count: count) {
+                self.builder.items.append(.uid(classUID.rawValue))
+                for index in keys.indices where !values[index].isUnset {
+                    self.builder.items.append(values[index])
+                }
+                self.objects[Int(uid.rawValue)] = dictionary
+                return
+            }
+        }
         let itemStart = self.builder.items.count
         self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
         var count: UInt32 = 1
@@ -221,7 +296,8 @@ internal struct ArchiveEncodingTable {
     }
 
     /// Stores `{$class, key: value[, key2: value2]}` for a reserved UID, without intermediate arrays
-    /// (these objects are on the encoder's hot path).
+    /// (these objects are on the encoder's hot path). Objects with the same keys share one run of
+    /// them in the builder.
     mutating func fill(
         _ uid: UID,
         classUID: UID,
@@ -230,16 +306,49 @@ internal struct ArchiveEncodingTable {
         _ key2: Key? = nil,
         _ value2: Value? = nil
     ) {
-        let classKey = self.key(.class)
+        let count = key2 == nil ? 2 : 3
+        let keysStart = self.fixedKeyRun(key, key2)
+        let valuesStart = self.builder.items.count
+        if let dictionary = self.builder.dictionary(sharingKeysAt: keysStart, valuesAt: valuesStart, count: count) {
+            self.builder.items.append(.uid(classUID.rawValue))
+            self.builder.items.append(value)
+            if key2 != nil { self.builder.items.append(value2 ?? .uid(0)) }
+            self.objects[Int(uid.rawValue)] = dictionary
+            return
+        }
         let start = self.builder.items.count
-        self.builder.items.append(.string(id: classKey.id))
+        self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
         self.builder.items.append(.string(id: key.id))
         if let key2 { self.builder.items.append(.string(id: key2.id)) }
         self.builder.items.append(.uid(classUID.rawValue))
         self.builder.items.append(value)
         if key2 != nil { self.builder.items.append(value2 ?? .uid(0)) }
-        let count: UInt32 = key2 == nil ? 2 : 3
-        self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
+        self.objects[Int(uid.rawValue)] = Value(
+            kind: .dictionary,
+            payload: UInt64(start),
+            count: UInt32(truncatingIfNeeded: count)
+        )
+    }
+
+    /// The start of the run `$class, key[, key2]` in the builder, appended on first use in this archive.
+    @inline(__always)
+    private mutating func fixedKeyRun(_ key: Key, _ key2: Key?) -> Int {
+        let signature = UInt64(key.id) | UInt64(key2?.id ?? UInt32.max) << 32
+        for run in self.fixedKeyRuns where run.signature == signature { return run.start }
+        return self.addFixedKeyRun(key, key2, signature: signature)
+    }
+
+    @inline(never)
+    private mutating func addFixedKeyRun(_ key: Key, _ key2: Key?, signature: UInt64) -> Int {
+        let start = self.builder.items.count
+        self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
+        self.builder.items.append(.string(id: key.id))
+        if let key2 { self.builder.items.append(.string(id: key2.id)) }
+        // Few shapes use this (dates, UUIDs, URLs, collections); an unusual archive with more
+        // replaces the oldest.
+        if self.fixedKeyRuns.count >= 8 { self.fixedKeyRuns.removeFirst() }
+        self.fixedKeyRuns.append((signature, start))
+        return start
     }
 
     // MARK: - Leaves
@@ -374,42 +483,5 @@ internal struct ArchiveEncodingTable {
         let uid = self.classReference(foundationClass.archivedClass)
         self.foundationClassUIDs[foundationClass.rawValue] = uid
         return uid
-    }
-
-    // MARK: - Output
-
-    /// The objects as property list values, for a ``KeyedArchive``.
-    var propertyListObjects: [PropertyListValue] {
-        self.objects.map { self.builder.propertyList($0) }
-    }
-
-    /// Encodes the archive as a binary property list, as `KeyedArchive(top:objects:).serialized()`
-    /// would: `$version`, `$archiver`, `$top`, `$objects`. The table is complete afterwards: the
-    /// containers this appends are not objects.
-    /// - Parameter top: The top-level keys and their values (UIDs, or scalars stored inline); a
-    ///   repeated key keeps its first position and its last value.
-    mutating func binaryPropertyList(top: [(key: String, value: Value)]) -> Data {
-        var topKeys: [Key] = []
-        var topValues: [Value] = []
-        for entry in top {
-            let key = self.key(entry.key)
-            if let index = topKeys.firstIndex(where: { $0.canonical == key.canonical }) {
-                topValues[index] = entry.value
-            } else {
-                topKeys.append(key)
-                topValues.append(entry.value)
-            }
-        }
-        let topDictionary = self.builder.dictionary(keys: topKeys.map { .string(id: $0.id) }, values: topValues)
-        let objects = self.builder.array(self.objects)
-        let keys: [Value] = [FixedKey.version, .archiver, .top, .objects].map { .string(id: UInt32($0.rawValue)) }
-        let values: [Value] = [
-            .integer(Int64(KeyedArchive.formatVersion)),
-            .string(id: UInt32(FixedKey.archiverName.rawValue)),
-            topDictionary,
-            objects,
-        ]
-        let root = self.builder.dictionary(keys: keys, values: values)
-        return self.builder.writeData(root: root, uidCount: self.objects.count)
     }
 }

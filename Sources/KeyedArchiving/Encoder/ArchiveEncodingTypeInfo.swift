@@ -50,6 +50,11 @@ internal final class ArchiveEncodingTypeInfo {
     var objectKeyNames: [StaticString] = []
     /// ``objectKeyNames`` as keys of the session's table, once resolved for the current archive.
     @exclusivity(unchecked) var objectKeys: [ArchiveEncodingTable.Key]?
+    /// The run of ``objectKeys`` that this type's objects share in the current archive's table.
+    @exclusivity(unchecked) var objectKeyRun: ArchiveEncodingTable.KeyRun?
+    /// The start of the run of keys the last keyed object of this type that `encode(to:)` wrote
+    /// has in the current archive's table, for the next ones with the same keys to share.
+    @exclusivity(unchecked) var entryKeyRun: Int?
     /// The number of entries the last object of this type had, to size the next one.
     @exclusivity(unchecked) var entryCountHint: Int = 0
 

@@ -358,7 +358,7 @@ internal final class _ArchiveEncoder: Encoder {
         guard self.isDictionary else {
             let classUID = self.session.classUID(for: self.typeInfo)
             if !self.entries.isEmpty { self.entries[0].value = .uid(classUID.rawValue) }
-            self.session.table.fill(self.resultUID, entries: self.entries)
+            self.session.table.fill(self.resultUID, entries: self.entries, keyRun: &self.typeInfo.entryKeyRun)
             return
         }
         var keys: [ArchiveEncodingTable.Value] = []

@@ -20,8 +20,9 @@ import Foundation
 /// before its values, and leaves shared when equal: strings by canonical id, numbers, Booleans and
 /// UIDs by kind and bits, data by id.
 ///
-/// Every item is usually added once, so the reference buffer is allocated at its final size (and
-/// grown only for containers that share contents); the entry buffer, one per object, starts at no
+/// Every item is usually added once (a shared run of keys once per dictionary that shares it), so
+/// the reference buffer is allocated at its final size (and grown only for containers that share
+/// contents); the entry buffer, one per object, starts at no
 /// more than ``initialEntryLimit`` entries and grows. Both are plain pointers, so that filling them
 /// costs no uniqueness checks. ``deallocate()`` frees them.
 internal struct BinaryBuilderNumbering {
@@ -64,7 +65,7 @@ internal struct BinaryBuilderNumbering {
         self.strings = builder.strings
         self.data = builder.data
         self.entries = .allocate(capacity: min(builder.items.count + 1, Self.initialEntryLimit))
-        self.references = .allocate(capacity: builder.items.count)
+        self.references = .allocate(capacity: builder.items.count + builder.sharedKeyCount)
         self.stringIndexes = .allocate(capacity: builder.strings.count)
         self.stringIndexes.initialize(repeating: -1)
         self.dataIndexes = .allocate(capacity: builder.data.count)
@@ -100,26 +101,40 @@ internal struct BinaryBuilderNumbering {
         items: UnsafeBufferPointer<Value>,
         canonicalIDs: UnsafeBufferPointer<UInt32>
     ) -> UInt32 {
-        guard value.kind == .array || value.kind == .dictionary else {
+        guard value.kind.isContainer else {
             return self.addLeaf(value, canonicalIDs: canonicalIDs)
         }
         let count = value.kind == .array ? Int(value.count) : 2 * Int(value.count)
         let start = self.referenceCount
         if start + count > self.references.count { Self.grow(&self.references, toHold: start + count) }
-        let index = self.appendEntry(Value(kind: value.kind, payload: UInt64(start), count: value.count))
+        let kind: Value.Kind = value.kind == .array ? .array : .dictionary
+        let index = self.appendEntry(Value(kind: kind, payload: UInt64(start), count: value.count))
         self.referenceCount += count
         self.objectBytes += 10
-        let first = Int(value.payload)
+        // The contents in one run, or two for a dictionary whose keys are shared.
+        var run: Range<Int>
+        var nextRun: Range<Int> = 0..<0
+        if value.kind == .sharedKeysDictionary {
+            let (keys, values) = BinaryPropertyListBuilder.dictionaryRuns(of: value)
+            run = keys..<(keys + Int(value.count))
+            nextRun = values..<(values + Int(value.count))
+        } else {
+            run = Int(value.payload)..<(Int(value.payload) + count)
+        }
         var position = start
-        for item in items[first..<(first + count)] {
-            // Leaves, the usual case, without a call.
-            let reference =
-                item.kind == .array || item.kind == .dictionary
-                ? self.add(item, items: items, canonicalIDs: canonicalIDs)
-                : self.addLeaf(item, canonicalIDs: canonicalIDs)
-            // Read afresh: adding a nested container may have grown the buffer.
-            self.references[position] = reference
-            position += 1
+        while true {
+            for item in items[run] {
+                // Leaves, the usual case, without a call.
+                let reference =
+                    item.kind.isContainer
+                    ? self.add(item, items: items, canonicalIDs: canonicalIDs)
+                    : self.addLeaf(item, canonicalIDs: canonicalIDs)
+                // Read afresh: adding a nested container may have grown the buffer.
+                self.references[position] = reference
+                position += 1
+            }
+            if nextRun.isEmpty { break }
+            (run, nextRun) = (nextRun, 0..<0)
         }
         return index
     }
@@ -236,7 +251,7 @@ internal struct BinaryBuilderNumbering {
     @inline(__always)
     private func write(_ entry: Value, referenceSize: Int, to out: inout BinaryBufferOutput) {
         switch entry.kind {
-        case .array, .dictionary:
+        case .array, .dictionary, .sharedKeysDictionary:
             let count = Int(entry.count)
             out.appendMarker(entry.kind == .array ? 0xA0 : 0xD0, count: count)
             let start = Int(entry.payload)

@@ -51,6 +51,14 @@ package struct BinaryPropertyListBuilder {
             case array
             /// A dictionary: `count` keys from the payload, then `count` values.
             case dictionary
+            /// A dictionary whose keys are a run other dictionaries share: `count` keys from the
+            /// payload's high 32 bits, `count` values from its low 32 bits. See
+            /// ``BinaryPropertyListBuilder/dictionary(sharingKeysAt:valuesAt:count:)``.
+            case sharedKeysDictionary
+
+            /// Whether values of this kind are containers, with contents in ``BinaryPropertyListBuilder/items``.
+            @inline(__always)
+            package var isContainer: Bool { self.rawValue >= Self.array.rawValue }
         }
 
         /// The leaf's bits, id or value, or where a container's contents start.
@@ -108,8 +116,12 @@ package struct BinaryPropertyListBuilder {
     /// The data that ``Value/Kind/data`` values refer to, each stored once.
     package private(set) var data: [Data] = []
     private var dataIDs: [Data: UInt32] = [:]
-    /// The contents of every container, each container's in one run.
+    /// The contents of every container, each container's in one run (a dictionary that shares
+    /// its keys has only its values there).
     package var items: [Value] = []
+    /// The number of keys dictionaries read from runs they share: references the file holds
+    /// beyond one per item.
+    package private(set) var sharedKeyCount = 0
 
     /// Creates an empty builder.
     package init() {}
@@ -123,6 +135,7 @@ package struct BinaryPropertyListBuilder {
             self.dataIDs.removeAll(keepingCapacity: true)
         }
         self.items.removeAll(keepingCapacity: true)
+        self.sharedKeyCount = 0
     }
 
     /// The value of a string, adding it to ``strings`` if needed.
@@ -155,6 +168,29 @@ package struct BinaryPropertyListBuilder {
         return Value(kind: .dictionary, payload: UInt64(start), count: UInt32(truncatingIfNeeded: keys.count))
     }
 
+    /// A dictionary whose `count` keys are the run of string values at `keysStart` in ``items``
+    /// (which other dictionaries may share), and whose `count` values are the run at `valuesStart`:
+    /// objects of one type have the same keys, stored once. Both runs must be in ``items``
+    /// already or follow before the dictionary is written.
+    /// - Returns: The dictionary, or `nil` if a start is beyond what the value holds (past
+    ///   `UInt32.max`); use ``dictionary(keys:values:)`` then.
+    @inline(__always)
+    package mutating func dictionary(sharingKeysAt keysStart: Int, valuesAt valuesStart: Int, count: Int) -> Value? {
+        guard let keys = UInt32(exactly: keysStart), let values = UInt32(exactly: valuesStart) else { return nil }
+        self.sharedKeyCount += count
+        let payload = UInt64(keys) << 32 | UInt64(values)
+        return Value(kind: .sharedKeysDictionary, payload: payload, count: UInt32(truncatingIfNeeded: count))
+    }
+
+    /// Where a dictionary's keys and values start in ``items``.
+    @inline(__always)
+    package static func dictionaryRuns(of value: Value) -> (keys: Int, values: Int) {
+        if value.kind == .sharedKeysDictionary {
+            return (Int(value.payload >> 32), Int(value.payload & 0xFFFF_FFFF))
+        }
+        return (Int(value.payload), Int(value.payload) + Int(value.count))
+    }
+
     // MARK: - Trees
 
     /// The ``PropertyListValue`` a value stands for.
@@ -181,15 +217,15 @@ package struct BinaryPropertyListBuilder {
         case .array:
             let start = Int(value.payload)
             return .array(self.items[start..<(start + Int(value.count))].map { self.propertyList($0) })
-        case .dictionary:
-            let start = Int(value.payload)
+        case .dictionary, .sharedKeysDictionary:
+            let (keys, values) = Self.dictionaryRuns(of: value)
             let count = Int(value.count)
             var dictionary = PropertyListDictionary()
             dictionary.reserveCapacity(count)
             for offset in 0..<count {
-                let key = self.items[start + offset]
+                let key = self.items[keys + offset]
                 let name = key.kind == .string ? self.strings.strings[Int(key.payload)] : ""
-                dictionary.updateValue(self.propertyList(self.items[start + count + offset]), forKey: name)
+                dictionary.updateValue(self.propertyList(self.items[values + offset]), forKey: name)
             }
             return .dictionary(dictionary)
         }
