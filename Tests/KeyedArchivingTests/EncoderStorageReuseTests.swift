@@ -50,6 +50,58 @@ import Testing
         #expect(try KeyedArchiveDecoder().decode([Pet].self, from: first) == small)
     }
 
+    /// A value in a type of its own: each level of nesting is another type.
+    struct Layer<Inner: Codable & Equatable>: Codable, Equatable {
+        var inner: Inner
+        var depth: Int
+    }
+
+    @Test func valuesOfMoreTypesThanTheTypeCacheHoldsRoundTrip() throws {
+        // 48 types, structs and arrays in turn, every one met on each element: more than the
+        // encoder's cache of recent types holds, so some share its slots and evict others. Each
+        // struct type has a class name of its own, which a mix-up in the cache would show.
+        var encoder = KeyedArchiveEncoder()
+        try Self.nest("leaf", depth: 48, encoder: &encoder)
+    }
+
+    private static func nest<T: Codable & Equatable>(
+        _ value: T,
+        depth: Int,
+        encoder: inout KeyedArchiveEncoder
+    ) throws {
+        guard depth > 0 else {
+            let values = [value, value, value]
+            for mode in [DirectArchiving.enabled, .disabled] {
+                encoder.directArchiving = mode
+                let data = try encoder.encode(values)
+                #expect(try KeyedArchiveDecoder().decode([T].self, from: data) == values)
+                // Each level as its own type writes it: a struct's fields and class, an array.
+                let root = try ArchivedValue(archive: KeyedArchive(parsing: data))["root"]
+                for index in values.indices {
+                    var level = root?[index]
+                    var levels = 0
+                    while case .array(let elements, let className) = level, elements.count == 1 {
+                        #expect(className == "NSArray")
+                        guard case .object(let name, _, let fields) = elements[0] else { break }
+                        levels += 2
+                        #expect(name == "Layer\(levels)")
+                        #expect(fields.map(\.key) == ["inner", "depth"])
+                        level = fields.first?.value
+                    }
+                    #expect(level == .string("leaf"))
+                    #expect(levels == 48)
+                }
+            }
+            return
+        }
+        if depth.isMultiple(of: 2) {
+            encoder.setClassName("Layer\(depth)", for: Layer<T>.self)
+            try Self.nest(Layer(inner: value, depth: depth), depth: depth - 1, encoder: &encoder)
+        } else {
+            try Self.nest([value], depth: depth - 1, encoder: &encoder)
+        }
+    }
+
     @Test func anArchiveAfterALargerOneHoldsOnlyItsOwnObjects() throws {
         let encoder = KeyedArchiveEncoder()
         _ = try encoder.encode(Self.pets(2_000, prefix: "large"))

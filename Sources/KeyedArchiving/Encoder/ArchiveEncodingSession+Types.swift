@@ -60,8 +60,7 @@ extension ArchiveEncodingSession {
         // A value's type is `T` unless `T` is a class, whose instance may be of a subclass: the
         // static type finds the others without asking the runtime for the dynamic type.
         let staticIdentifier = ObjectIdentifier(T.self)
-        let staticSlot = Self.typeSlot(staticIdentifier)
-        if self.recentTypes[staticSlot] == staticIdentifier, let info = self.recentTypeInfos[staticSlot],
+        if let info = self.recentTypeInfo(staticIdentifier, slot: Self.typeSlot(staticIdentifier)),
             info.kind != .instance
         {
             return info
@@ -69,17 +68,32 @@ extension ArchiveEncodingSession {
         let type: Any.Type = Swift.type(of: value)
         let identifier = ObjectIdentifier(type)
         let slot = Self.typeSlot(identifier)
-        if self.recentTypes[slot] == identifier, let info = self.recentTypeInfos[slot] { return info }
+        if let info = self.recentTypeInfo(identifier, slot: slot) { return info }
         let info = self.typeInfos[identifier] ?? self.makeTypeInfo(of: value, type: type)
+        // The pair's older entry makes room.
+        self.recentTypes[slot + 1] = self.recentTypes[slot]
+        self.recentTypeInfos[slot + 1] = self.recentTypeInfos[slot]
         self.recentTypes[slot] = identifier
         self.recentTypeInfos[slot] = info
         return info
     }
 
+    /// The info of a type in ``recentTypes``, looked for in the two slots from `slot`.
+    @inline(__always)
+    private func recentTypeInfo(_ identifier: ObjectIdentifier, slot: Int) -> ArchiveEncodingTypeInfo? {
+        if self.recentTypes[slot] == identifier { return self.recentTypeInfos[slot] }
+        if self.recentTypes[slot + 1] == identifier { return self.recentTypeInfos[slot + 1] }
+        return nil
+    }
+
+    /// The first of the two slots of ``recentTypes`` (and of the composite types) that a type may
+    /// take. The caches are two-way set associative: in a direct-mapped one, two types whose slots
+    /// collide (which depends on where the runtime put their metadata) would evict each other on
+    /// every value.
     @inline(__always)
     static func typeSlot(_ identifier: ObjectIdentifier) -> Int {
         let bits = UInt(bitPattern: identifier) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: bits >> 58) & (Self.recentTypeCount - 1)
+        return Int(truncatingIfNeeded: bits >> 58) & (Self.recentTypeCount - 2)
     }
 
     @inline(never)

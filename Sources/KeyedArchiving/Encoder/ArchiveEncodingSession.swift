@@ -56,14 +56,15 @@ internal final class ArchiveEncodingSession {
     private(set) var userInfo: [CodingUserInfoKey: Any]
 
     @exclusivity(unchecked) var typeInfos: [ObjectIdentifier: ArchiveEncodingTypeInfo] = [:]
-    /// A direct-mapped cache in front of ``typeInfos``, so the common lookups skip hashing.
+    /// A two-way set-associative cache in front of ``typeInfos`` (see ``typeSlot(_:)``), so the
+    /// common lookups skip hashing.
     @exclusivity(unchecked) var recentTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
     @exclusivity(unchecked) var recentTypeInfos = [ArchiveEncodingTypeInfo?](
         repeating: nil,
         count: recentTypeCount
     )
     static let recentTypeCount = 32
-    /// Types found not to be leaves, direct-mapped like ``recentTypes``, so their values skip ``leafValue(_:)``.
+    /// Types found not to be leaves, cached like ``recentTypes``, so their values skip ``leafValue(_:)``.
     @exclusivity(unchecked) private var compositeTypes = [ObjectIdentifier?](repeating: nil, count: recentTypeCount)
     /// The UID of every class instance met so far, by identity.
     @exclusivity(unchecked) var instanceUIDs: [ObjectIdentifier: UID] = [:]
@@ -267,7 +268,7 @@ internal final class ArchiveEncodingSession {
     func leaf<T>(of value: T) -> Leaf? {
         let identifier = ObjectIdentifier(T.self)
         let slot = Self.typeSlot(identifier)
-        if self.compositeTypes[slot] == identifier { return nil }
+        if self.compositeTypes[slot] == identifier || self.compositeTypes[slot + 1] == identifier { return nil }
         if let leaf = Self.leafValue(value) { return leaf }
         self.rememberComposite(T.self, slot: slot)
         return nil
@@ -279,6 +280,7 @@ internal final class ArchiveEncodingSession {
         if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
             if T.self == Int128.self || T.self == UInt128.self { return }
         }
+        self.compositeTypes[slot + 1] = self.compositeTypes[slot]
         self.compositeTypes[slot] = ObjectIdentifier(T.self)
     }
 

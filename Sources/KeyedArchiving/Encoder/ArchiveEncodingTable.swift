@@ -197,10 +197,12 @@ internal struct ArchiveEncodingTable {
             keysStart = start
             self.builder.items.withUnsafeBufferPointer { items in
                 entries.withUnsafeBufferPointer { entries in
-                    for (item, entry) in zip(items[start..<(start + count)], entries)
-                    where item.kind != .string || item.payload != UInt64(entry.key.id) {
-                        keysStart = -1
-                        break
+                    // Matched as a pattern: `==` on the kind would call its `Equatable` witness.
+                    for (item, entry) in zip(items[start..<(start + count)], entries) {
+                        guard case .string = item.kind, item.payload == UInt64(entry.key.id) else {
+                            keysStart = -1
+                            break
+                        }
                     }
                 }
             }
