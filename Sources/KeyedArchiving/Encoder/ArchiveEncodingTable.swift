@@ -241,7 +241,8 @@ internal struct ArchiveEncodingTable {
 
     /// Stores an object's own dictionary for a reserved UID from a writer's run of values:
     /// `$class` first, then each key whose value is set, in order, then `extras`. Objects of a type
-    /// that set the same keys (and have no extras) share one run of keys in the builder.
+    /// that set the same keys (and have no extras, and fewer than 64 keys) share one run of keys in
+    /// the builder.
     /// - Parameters:
     ///   - keys: The keys, one per value of the run.
     ///   - values: The run, one value per key; values that are `isUnset` are left out with their keys.
