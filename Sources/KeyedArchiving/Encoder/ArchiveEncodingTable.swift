@@ -319,18 +319,14 @@ internal struct ArchiveEncodingTable {
             self.objects[Int(uid.rawValue)] = dictionary
             return
         }
-        let start = self.builder.items.count
-        self.builder.items.append(.string(id: UInt32(FixedKey.class.rawValue)))
-        self.builder.items.append(.string(id: key.id))
-        if let key2 { self.builder.items.append(.string(id: key2.id)) }
-        self.builder.items.append(.uid(classUID.rawValue))
-        self.builder.items.append(value)
-        if key2 != nil { self.builder.items.append(value2 ?? .uid(0)) }
-        self.objects[Int(uid.rawValue)] = Value(
-            kind: .dictionary,
-            payload: UInt64(start),
-            count: UInt32(truncatingIfNeeded: count)
-        )
+        // Past what a shared run's start holds: the keys inline (arrays are no cost at that size).
+        var keys = [self.key(.class), key]
+        var values = [Value.uid(classUID.rawValue), value]
+        if let key2 {
+            keys.append(key2)
+            values.append(value2 ?? .uid(0))
+        }
+        self.fill(uid, keys: keys, values: values)
     }
 
     /// The start of the run `$class, key[, key2]` in the builder, appended on first use in this archive.
