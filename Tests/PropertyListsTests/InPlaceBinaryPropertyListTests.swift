@@ -147,6 +147,48 @@ import Testing
         #expect(try plist.string(ascii) == "$$b", "the full string is cached apart from the shortened one")
     }
 
+    /// The list keeps the strings it made last in a table of at most 1024 slots, by object index:
+    /// strings whose objects share a slot, read in turn, must each come back as its own.
+    @Test func stringsThatShareASlotOfTheRecentStringsReadAsTheirOwn() throws {
+        let strings = (0..<3000).map { index in
+            switch index % 4 {
+            case 0: "s\(index)"
+            case 1: "é\(index)"
+            case 2: "a string longer than fifteen bytes, \(index)"
+            default: "$\(index)"
+            }
+        }
+        let plist = try InPlaceBinaryPropertyList(
+            copying: BinaryPropertyListWriter().write(.array(strings.map { .string($0) })),
+            limits: .default
+        )
+        guard case .array(let array) = try plist.reader.value(at: plist.topObjectIndex) else {
+            Issue.record("the top object is not an array")
+            return
+        }
+        var regions: [InPlaceRegion] = []
+        for position in 0..<array.count {
+            guard case .string(let region) = try plist.reader.value(at: plist.reader.element(of: array, at: position))
+            else {
+                Issue.record("element \(position) is not a string")
+                return
+            }
+            regions.append(region)
+        }
+        // Three rounds, each reading the strings in another order, so that objects 1024 apart
+        // (one slot) and an escaped string and its shortened form replace one another.
+        for round in 0..<3 {
+            for step in 0..<strings.count {
+                let position = (step * (round * 2 + 1) + round * 1024) % strings.count
+                #expect(try plist.string(regions[position]) == strings[position], "round \(round), \(position)")
+                if position % 4 == 3 {
+                    let shortened = regions[position].droppingFirstCharacter
+                    #expect(try plist.string(shortened) == String(strings[position].dropFirst()))
+                }
+            }
+        }
+    }
+
     @Test func enforcesLengthLimitsWhenAnObjectIsRead() throws {
         let bytes = BinaryPropertyListAssembler.assemble(
             [[0xA2, 1, 2], [0x5A] + Array("abcdefghij".utf8), [0x4A] + Array(repeating: 0, count: 10)],

@@ -183,7 +183,6 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func string(_ region: InPlaceRegion) throws(KeyedArchiveError) -> String {
         do {
-            if let string = try self.reader.shortString(region) { return string }
             return try self.plist.string(region)
         } catch {
             throw Self.malformed(error)

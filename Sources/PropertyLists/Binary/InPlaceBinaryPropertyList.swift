@@ -21,8 +21,8 @@ package import Foundation
 /// object area, so every value handed out is safe to follow; references are checked when they are
 /// followed. What this reader does not do is look at objects nobody asks for, follow containers
 /// on its own, or detect a container that contains itself: a caller that walks containers bounds
-/// its own depth. Objects are read through ``reader``; the list itself makes strings longer than a
-/// short ASCII one and data values once per object, and shares them.
+/// its own depth. Objects are read through ``reader``; the list itself makes strings and data
+/// values, keeps the strings made last, and makes longer strings and data values once per object.
 ///
 /// The list keeps its own copy of the bytes, so the values its reader returns stay valid for the
 /// list's lifetime, whatever happens to the caller's buffer; or, made with
@@ -50,6 +50,10 @@ package final class InPlaceBinaryPropertyList {
     // One access at a time, each short: dynamic exclusivity checks would cost more than the work.
     @exclusivity(unchecked) private var strings: [Int: String] = [:]
     @exclusivity(unchecked) private var datas: [Int: Data] = [:]
+    /// The strings made last, each in the slot its object index picks: archives store each
+    /// distinct string once and refer to it from every value that has it, so most strings are
+    /// found here, not made again.
+    private let recentStrings: UnsafeMutableBufferPointer<RecentString>
     /// Whether the bytes are this list's copy, which it frees, rather than the caller's.
     @exclusivity(unchecked) private var ownsBytes: Bool
 
@@ -78,6 +82,7 @@ package final class InPlaceBinaryPropertyList {
         self.ownsBytes = true
         self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
         self.reader = InPlaceReader(state: self.readerState)
+        self.recentStrings = RecentString.makeTable(objectCount: layout.objectCount)
     }
 
     /// Validates `bytes` as a binary property list and reads them in place, without a copy.
@@ -95,6 +100,7 @@ package final class InPlaceBinaryPropertyList {
         self.ownsBytes = false
         self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
         self.reader = InPlaceReader(state: self.readerState)
+        self.recentStrings = RecentString.makeTable(objectCount: layout.objectCount)
     }
 
     /// Copies borrowed bytes into the list's own storage, which readers then read: the list stays
@@ -113,6 +119,7 @@ package final class InPlaceBinaryPropertyList {
     deinit {
         let bytes = self.readerState.pointee.bytes
         InPlaceReader.freeState(self.readerState)
+        self.recentStrings.deinitialize().deallocate()
         if self.ownsBytes { UnsafeMutableBufferPointer(mutating: bytes).deallocate() }
     }
 
@@ -122,15 +129,25 @@ package final class InPlaceBinaryPropertyList {
     /// - Throws: ``PropertyListError/Code/invalidString`` if an ASCII string has a byte above 0x7F.
     @inline(__always)
     package func string(_ region: InPlaceRegion) throws(PropertyListError) -> String {
-        if let string = try self.reader.shortString(region) { return string }
-        return try self.cachedString(region)
+        let slot = region.object & (self.recentStrings.count &- 1)
+        if self.recentStrings[slot].object == region.object { return self.recentStrings[slot].string }
+        return try self.makeString(region, slot: slot)
     }
 
+    /// Makes the string of a region that is not in its slot of ``recentStrings``, and puts it
+    /// there: a short ASCII string directly, any other once per object.
     @inline(never)
-    private func cachedString(_ region: InPlaceRegion) throws(PropertyListError) -> String {
-        if let string = self.strings[region.object] { return string }
-        let string = try self.reader.decodeString(region)
-        self.strings[region.object] = string
+    private func makeString(_ region: InPlaceRegion, slot: Int) throws(PropertyListError) -> String {
+        let string: String
+        if let short = try self.reader.shortString(region) {
+            string = short
+        } else if let cached = self.strings[region.object] {
+            string = cached
+        } else {
+            string = try self.reader.decodeString(region)
+            self.strings[region.object] = string
+        }
+        self.recentStrings[slot] = RecentString(object: region.object, string: string)
         return string
     }
 
@@ -186,6 +203,25 @@ package final class InPlaceBinaryPropertyList {
         }
     }
 
+}
+
+/// A string an ``InPlaceBinaryPropertyList`` made, with the object it holds.
+private struct RecentString {
+    /// The region's object index, or `Int.min` in an empty slot (regions' indexes are above it).
+    let object: Int
+    let string: String
+
+    /// How many slots a list of many objects has.
+    private static var slotLimit: Int { 1024 }
+
+    /// An empty table for a list of `objectCount` objects: a power of two, at most ``slotLimit``.
+    static func makeTable(objectCount: Int) -> UnsafeMutableBufferPointer<RecentString> {
+        var count = 1
+        while count < objectCount, count < Self.slotLimit { count &*= 2 }
+        let table = UnsafeMutableBufferPointer<RecentString>.allocate(capacity: count)
+        table.initialize(repeating: RecentString(object: .min, string: ""))
+        return table
+    }
 }
 
 /// Where a string, data value or container lies in the bytes of an ``InPlaceBinaryPropertyList``.

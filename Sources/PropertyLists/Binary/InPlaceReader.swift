@@ -383,10 +383,10 @@ package struct InPlaceReader {
     // MARK: - Leaves
 
     /// The string a short ASCII string region holds, made directly; `nil` for a longer or UTF-16
-    /// string, which its list makes once and caches.
+    /// string, which its list makes once per object.
     /// - Throws: ``PropertyListError/Code/invalidString`` if the string has a byte above 0x7F.
     @inline(__always)
-    package func shortString(_ region: InPlaceRegion) throws(PropertyListError) -> String? {
+    func shortString(_ region: InPlaceRegion) throws(PropertyListError) -> String? {
         guard !region.isUTF16, region.count <= Self.uncachedStringLength else { return nil }
         return try ObjectHeader.decodeString(
             self.bytes,
