@@ -149,6 +149,70 @@ import Testing
         #expect(description.contains("cyclicReference"))
     }
 
+    /// Dates and arrays of strings are read without the general path when their object holds its
+    /// field and `$class` only, in either order, with a class met before; every other such object
+    /// goes the general way. Both paths read each variant alike.
+    @Test func foundationObjectsInEitherKeyOrderAndOfAnyClassReadAlikeOnBothPaths() throws {
+        let cats = DirectCatGenerator.cats(count: 8, seed: 3)
+        let archive = try KeyedArchive(parsing: KeyedArchiveEncoder().encode(cats))
+        func fields(_ object: PropertyListValue) -> PropertyListDictionary? {
+            guard case .dictionary(let dictionary) = object else { return nil }
+            return dictionary
+        }
+        let dates = archive.objects.indices.filter { fields(archive.objects[$0])?["NS.time"] != nil }
+        let arrays = archive.objects.indices.filter { fields(archive.objects[$0])?["NS.objects"] != nil }
+        let dateClass = try #require(dates.first.flatMap { fields(archive.objects[$0])?["$class"] })
+        let arrayClass = try #require(arrays.first.flatMap { fields(archive.objects[$0])?["$class"] })
+        #expect(dates.count == cats.count)
+
+        typealias Change = (PropertyListDictionary) -> PropertyListDictionary
+        /// The archive with `change` made to the objects at `indexes` from the second on (the first
+        /// is read the general way, and teaches the quick one its keys).
+        func variant(_ indexes: [Int], _ change: Change) -> Data {
+            var changed = archive
+            for index in indexes.dropFirst() {
+                guard let dictionary = fields(changed.objects[index]) else { continue }
+                changed.objects[index] = .dictionary(change(dictionary))
+            }
+            return changed.serialized()
+        }
+        let reversed = { (dictionary: PropertyListDictionary) in
+            PropertyListDictionary(dictionary.keys.reversed().compactMap { key in dictionary[key].map { (key, $0) } })
+        }
+        func replacing(_ key: String, with value: PropertyListValue) -> Change {
+            { dictionary in
+                var dictionary = dictionary
+                dictionary[key] = value
+                return dictionary
+            }
+        }
+        let decoded: [(Data, Bool)] = [
+            (variant(dates, reversed), true),
+            (variant(arrays, reversed), true),
+            // Whole seconds as an integer, which only the general path reads.
+            (
+                variant(dates) { date in
+                    let seconds = PropertyListInteger(Int64(date["NS.time"]?.doubleValue ?? 0))
+                    return replacing("NS.time", with: .integer(seconds))(date)
+                }, true
+            ),
+            // A field under another key.
+            (
+                variant(dates) { date in
+                    PropertyListDictionary(date.keys.map { ($0 == "NS.time" ? "NS.when" : $0, date[$0] ?? 0) })
+                }, false
+            ),
+            (variant(dates, replacing("$class", with: arrayClass)), false),
+            (variant(arrays, replacing("$class", with: dateClass)), false),
+            (variant(dates) { reversed(replacing("$class", with: arrayClass)($0)) }, false),
+        ]
+        for (data, decodes) in decoded {
+            let direct = BothPaths.outcome([DirectCat].self, from: data, .enabled)
+            #expect(direct == BothPaths.outcome([DirectCat].self, from: data, .disabled))
+            #expect((direct == .value(cats)) == decodes, "\(direct)")
+        }
+    }
+
     // MARK: - Errors
 
     /// Archives that do not hold valid cats fail alike on both paths.

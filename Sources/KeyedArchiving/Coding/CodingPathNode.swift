@@ -61,13 +61,12 @@ internal final class CodingPathNode: @unchecked Sendable {
         self.depth = parent.depth + 1
     }
 
-    /// Makes this node the empty path, letting go of its parent and key until it is reset.
+    /// Lets go of this node's parent until the node is reset: the node then stands for no path,
+    /// and its key, kept, is replaced by the reset.
     ///
     /// Only for a node that nothing else refers to, as for ``reset(parent:key:)``.
     func detach() {
         self.parent = nil
-        self.key = nil
-        self.depth = 0
     }
 
     /// The keys from the root.

@@ -217,6 +217,33 @@ internal final class ArchiveDecodingSession {
         return try self.read(self.reader.value(of: dictionary, at: position))
     }
 
+    /// The object reference of the one field of a Foundation object, with the kind of its class,
+    /// when `uid` refers to an object dictionary of two entries whose keys are the key objects
+    /// that matched `key` and `$class` before, and whose class is among the recent ones; `nil`
+    /// otherwise, and ``value(forKey:in:)`` and ``classKind(of:uid:)`` then read the object.
+    ///
+    /// It is what those two find: the field's key object is `key`'s and the other key is
+    /// `$class`'s, so neither has another match in the object.
+    @inline(__always)
+    func quickField(_ key: StaticString, of uid: UID) -> (reference: Int, kind: DecodedClassInfo.Kind)? {
+        let classKey = self.classKeyObject
+        guard classKey >= 0, key.hasPointerRepresentation, uid.rawValue < UInt64(self.objectTable.count),
+            let (keys, values) = self.reader.quickPair(
+                at: self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue))
+            )
+        else { return nil }
+        // The field first, or `$class` first.
+        let (fieldKey, field, classReference) =
+            keys.1 == classKey ? (keys.0, values.0, values.1) : (keys.1, values.1, values.0)
+        let name = UInt(bitPattern: key.utf8Start)
+        guard keys.0 == classKey || keys.1 == classKey,
+            self.recentFieldKeys.contains(where: { $0.name == name && $0.keyObject == fieldKey }),
+            let classUID = self.reader.quickUID(at: classReference),
+            let index = self.recentClassIndex(classUID)
+        else { return nil }
+        return (field, self.recentClassKinds[index])
+    }
+
     /// The error for an object of the property list that is not valid.
     @inline(never)
     static func malformed(_ error: PropertyListError) -> KeyedArchiveError {

@@ -49,9 +49,7 @@ extension _ArchiveDecoder {
         let session = self.session
         guard self.allows(depth: depth),
             let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid),
-            case .dictionary(let dictionary)? = try? session.object(at: uid),
-            let kind = try? session.classKind(of: dictionary, uid: uid), kind == .array || kind == .set,
-            let stored = try? session.value(forKey: "NS.objects", in: dictionary)
+            let stored = self.arrayObjects(of: uid)
         else { return nil }
         let elements: InPlaceRegion
         switch stored {
@@ -70,6 +68,20 @@ extension _ArchiveDecoder {
         // Charged as `unkeyedElements` charges; past the budget, the general path throws.
         guard session.charge(elements.count) else { return nil }
         return strings
+    }
+
+    /// The `NS.objects` of the `NSArray` or `NSSet` object `uid` refers to, as stored.
+    @inline(__always)
+    private func arrayObjects(of uid: UID) -> InPlaceValue? {
+        let session = self.session
+        if let (field, kind) = session.quickField("NS.objects", of: uid) {
+            guard kind == .array || kind == .set else { return nil }
+            return try? session.read(field)
+        }
+        guard case .dictionary(let dictionary)? = try? session.object(at: uid),
+            let kind = try? session.classKind(of: dictionary, uid: uid), kind == .array || kind == .set
+        else { return nil }
+        return try? session.value(forKey: "NS.objects", in: dictionary)
     }
 
     /// The string at a key, when it is the UID of a string object that a value read from it at
@@ -97,8 +109,12 @@ extension _ArchiveDecoder {
     /// real stored inline.
     func quickDate(at reference: Int) -> Date? {
         let session = self.session
-        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0,
-            case .dictionary(let dictionary)? = try? session.object(at: uid),
+        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0 else { return nil }
+        if let (field, kind) = session.quickField("NS.time", of: uid), kind == .date {
+            guard case .real(let seconds)? = try? session.reader.value(at: field) else { return nil }
+            return Date(timeIntervalSinceReferenceDate: seconds)
+        }
+        guard case .dictionary(let dictionary)? = try? session.object(at: uid),
             (try? session.classKind(of: dictionary, uid: uid)) == .date,
             case .real(let seconds)? = try? session.value(forKey: "NS.time", in: dictionary)
         else { return nil }

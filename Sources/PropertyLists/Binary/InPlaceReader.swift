@@ -143,6 +143,24 @@ package struct InPlaceReader {
         return InPlaceRegion(object: index, payload: offset &+ 1, count: count, isUTF16: false)
     }
 
+    /// The key and value references of the dictionary at `index` when it has two entries, as a
+    /// Foundation object with one field has (the field and `$class`), read in place without the
+    /// general path; `nil` for anything else, which ``value(at:)`` then reads and checks.
+    @inline(__always)
+    package func quickPair(at index: Int) -> (keys: (Int, Int), values: (Int, Int))? {
+        guard index >= 0, index < self.objectCount else { return nil }
+        let offset = self.offset(ofObject: index)
+        let width = self.layout.referenceSize
+        guard self.bytes[offset] == 0xD2, 4 &* width <= self.layout.offsetTableOffset &- offset &- 1,
+            2 <= self.maximumCollectionCount
+        else { return nil }
+        let payload = offset &+ 1
+        return (
+            (self.reference(at: payload), self.reference(at: payload &+ width)),
+            (self.reference(at: payload &+ 2 &* width), self.reference(at: payload &+ 3 &* width))
+        )
+    }
+
     /// The UID, integer or real at `offset`, in the widths writers use, read without the general
     /// header decoding; `nil` for any other object, which the general path then reads and checks.
     @inline(__always)
