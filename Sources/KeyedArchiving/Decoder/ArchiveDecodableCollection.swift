@@ -52,10 +52,16 @@ extension Array: ArchiveDecodableCollection where Element: Decodable {
         // The loop is written here, not in a helper taking closures: in unspecialized code, only
         // `Self` carries the array's metadata without a runtime lookup per element.
         let elements = try decoder.currentElements()
-        self = []
-        self.reserveCapacity(elements.count)
-        for index in 0..<elements.count {
-            self.append(try decoder.decodeElement(Element.self, at: index, of: elements))
+        // Each element is moved into place; on a throw, the array deinitializes those made.
+        self = try Array(unsafeUninitializedCapacity: elements.count) { buffer, initializedCount in
+            for index in 0..<elements.count {
+                // Decoded straight into its place: a local `let` costs a generic temporary.
+                buffer.initializeElement(
+                    at: index,
+                    to: try decoder.decodeElement(Element.self, at: index, of: elements)
+                )
+                initializedCount = index &+ 1
+            }
         }
     }
 }
