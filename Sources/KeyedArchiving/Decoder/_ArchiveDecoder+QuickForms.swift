@@ -127,7 +127,9 @@ extension _ArchiveDecoder {
         guard let uid = self.session.reader.quickUID(at: reference) else { return nil }
         if uid.rawValue == 0 { return true }
         guard let object = try? self.session.object(at: uid) else { return nil }
-        return self.isNil(object, uid: uid)
+        if self.isNil(object, uid: uid) { return true }
+        self.notePresent(object, uid: uid, at: reference)
+        return false
     }
 
     /// The real at a key, when it is stored inline as a 64-bit real.

@@ -36,6 +36,12 @@ internal final class _ArchiveDecoder: Decoder {
     /// The entries of the objects ``ArchiveObjectReader``s are reading, innermost last: each
     /// reader's run of one object reference per key, -1 for a key the object lacks.
     @exclusivity(unchecked) var objectSlots = ArchiveSlotStack<Int>()
+    /// The object reference ``quickIsNil(at:)`` last found not to be `nil`, with its UID and
+    /// object: the value's decode then starts from the object instead of resolving the reference
+    /// again. A reference always leads to the same object, so this needs no invalidation.
+    @exclusivity(unchecked) private(set) var presentReference = -1
+    @exclusivity(unchecked) private(set) var presentUID = UID(0)
+    @exclusivity(unchecked) private(set) var presentObject = InPlaceValue.bool(false)
 
     /// How many depths ``nodePool`` serves; deeper values allocate their nodes.
     private static var nodePoolLimit: Int { 32 }
@@ -195,6 +201,16 @@ extension _ArchiveDecoder {
             self.session.remember(value as AnyObject, for: objectUID)
         }
         return value
+    }
+}
+
+extension _ArchiveDecoder {
+    /// Notes the object a reference leads to, as ``presentReference`` tells.
+    @inline(__always)
+    func notePresent(_ object: InPlaceValue, uid: UID, at reference: Int) {
+        self.presentReference = reference
+        self.presentUID = uid
+        self.presentObject = object
     }
 }
 

@@ -261,6 +261,14 @@ public struct ArchiveObjectReader: ~Copyable {
     }
 
     private func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, reference: Int) throws -> T {
+        // The object `decodeNil(at:)` has just resolved, for an optional.
+        if reference >= 0, self.withCoder({ $0.presentReference == reference }) {
+            let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
+            return try self.withCoder { coder in
+                let (object, uid) = (coder.presentObject, coder.presentUID)
+                return try coder.decode(type, object: object, uid: uid, at: position, reentrant: false)
+            }
+        }
         let (stored, position) = try self.present(at: index, reference: reference)
         return try self.withCoder { try $0.decode(type, stored: stored, at: position) }
     }
