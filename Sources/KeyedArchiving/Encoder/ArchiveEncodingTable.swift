@@ -274,8 +274,11 @@ internal struct ArchiveEncodingTable {
             let count = mask.nonzeroBitCount + 1
             if let dictionary = self.builder.dictionary(sharingKeysAt: keysStart, valuesAt: valuesStart, count: count) {
                 self.builder.items.append(.uid(classUID.rawValue))
-                for index in keys.indices where !values[index].isUnset {
-                    self.builder.items.append(values[index])
+                // The set values, found from the mask rather than tested again.
+                var set = mask
+                while set != 0 {
+                    self.builder.items.append(values[set.trailingZeroBitCount])
+                    set &= set &- 1
                 }
                 self.objects[Int(uid.rawValue)] = dictionary
                 return
