@@ -75,7 +75,8 @@ package struct InPlaceReader {
         state.deallocate()
     }
 
-    /// Strings up to this many ASCII bytes are made directly: that costs no more than a lookup.
+    /// Strings up to this many ASCII bytes are made directly when they are not among the list's
+    /// recent strings; longer ones are made once per object.
     private static var uncachedStringLength: Int { 15 }
 
     // MARK: - Objects
