@@ -49,7 +49,7 @@ extension _ArchiveDecoder {
         let session = self.session
         guard self.allows(depth: depth),
             let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid),
-            let stored = self.arrayObjects(of: uid)
+            let stored = self.field("NS.objects", of: uid, accepts: { $0 == .array || $0 == .set })
         else { return nil }
         let elements: InPlaceRegion
         switch stored {
@@ -70,18 +70,23 @@ extension _ArchiveDecoder {
         return strings
     }
 
-    /// The `NS.objects` of the `NSArray` or `NSSet` object `uid` refers to, as stored.
+    /// The stored value of `key` in the object `uid` refers to, when its class is of a kind
+    /// `accepts` takes: read from the pair of a one-field Foundation object when it is one
+    /// (``ArchiveDecodingSession/quickField(_:of:)``), else from the object; `nil` otherwise.
     @inline(__always)
-    private func arrayObjects(of uid: UID) -> InPlaceValue? {
+    private func field(
+        _ key: StaticString,
+        of uid: UID,
+        accepts: (DecodedClassInfo.Kind) -> Bool
+    ) -> InPlaceValue? {
         let session = self.session
-        if let (field, kind) = session.quickField("NS.objects", of: uid) {
-            guard kind == .array || kind == .set else { return nil }
-            return try? session.read(field)
+        if let (field, kind) = session.quickField(key, of: uid) {
+            return accepts(kind) ? try? session.read(field) : nil
         }
         guard case .dictionary(let dictionary)? = try? session.object(at: uid),
-            let kind = try? session.classKind(of: dictionary, uid: uid), kind == .array || kind == .set
+            let kind = try? session.classKind(of: dictionary, uid: uid), accepts(kind)
         else { return nil }
-        return try? session.value(forKey: "NS.objects", in: dictionary)
+        return try? session.value(forKey: key, in: dictionary)
     }
 
     /// The string at a key, when it is the UID of a string object that a value read from it at
@@ -108,15 +113,8 @@ extension _ArchiveDecoder {
     /// The date at a key, when it is the UID of an `NSDate` object whose `NS.time` is a 64-bit
     /// real stored inline.
     func quickDate(at reference: Int) -> Date? {
-        let session = self.session
-        guard let uid = session.reader.quickUID(at: reference), uid.rawValue != 0 else { return nil }
-        if let (field, kind) = session.quickField("NS.time", of: uid), kind == .date {
-            guard case .real(let seconds)? = try? session.reader.value(at: field) else { return nil }
-            return Date(timeIntervalSinceReferenceDate: seconds)
-        }
-        guard case .dictionary(let dictionary)? = try? session.object(at: uid),
-            (try? session.classKind(of: dictionary, uid: uid)) == .date,
-            case .real(let seconds)? = try? session.value(forKey: "NS.time", in: dictionary)
+        guard let uid = self.session.reader.quickUID(at: reference), uid.rawValue != 0,
+            case .real(let seconds)? = self.field("NS.time", of: uid, accepts: { $0 == .date })
         else { return nil }
         return Date(timeIntervalSinceReferenceDate: seconds)
     }
