@@ -38,9 +38,31 @@ extension ArchiveObjectEncodable {
         key: (any CodingKey)?
     ) throws -> UID? {
         if T.self == Self.self {
-            return try session.encodeDirectly(unsafeBitCast(value, to: Self.self), info: info, parent: parent, key: key)
+            // Borrowed in place: a bit cast would copy the value (retaining each of its fields).
+            return try withUnsafePointer(to: value) { pointer in
+                let value = UnsafeMutableRawPointer(mutating: pointer).assumingMemoryBound(to: Self.self)
+                return try session.encodeDirectly(&value.pointee, info: info, parent: parent, key: key)
+            }
         }
         return try Self.encodeCastValue(value, in: session, info: info, parent: parent, key: key)
+    }
+
+    /// Writes the value of this type at `pointer` with this type's conformance, borrowing it in
+    /// place (it is never mutated).
+    /// - Returns: The object's UID.
+    static func encodeArchiveValue(
+        at pointer: UnsafeMutableRawPointer,
+        in session: ArchiveEncodingSession,
+        info: ArchiveEncodingTypeInfo,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID {
+        try session.encodeDirectly(
+            &pointer.assumingMemoryBound(to: Self.self).pointee,
+            info: info,
+            parent: parent,
+            key: key
+        )
     }
 
     /// ``encodeArchiveValue(_:in:info:parent:key:)`` for a `T` that is not this type, apart: the
@@ -53,8 +75,8 @@ extension ArchiveObjectEncodable {
         parent: ArchiveEncodingParent,
         key: (any CodingKey)?
     ) throws -> UID? {
-        guard let value = value as? Self else { return nil }
-        return try session.encodeDirectly(value, info: info, parent: parent, key: key)
+        guard var value = value as? Self else { return nil }
+        return try session.encodeDirectly(&value, info: info, parent: parent, key: key)
     }
 }
 
@@ -64,7 +86,7 @@ extension ArchiveEncodingSession {
     /// contents, its class dictionary appended after them on first use. A class instance is
     /// written once; later references get its UID.
     func encodeDirectly<Value: ArchiveObjectEncodable>(
-        _ value: Value,
+        _ value: inout Value,
         info: ArchiveEncodingTypeInfo,
         parent: ArchiveEncodingParent,
         key: (any CodingKey)?
@@ -83,13 +105,13 @@ extension ArchiveEncodingSession {
         let keys = info.objectKeys ?? self.resolveObjectKeys(of: info)
 
         return try withUnsafePointer(to: key) { key in
-            try self.encodeObject(value, uid: uid, info: info, keys: keys, parent: parent, key: key)
+            try self.encodeObject(&value, uid: uid, info: info, keys: keys, parent: parent, key: key)
         }
     }
 
     /// Writes the object of ``encodeDirectly(_:info:parent:key:)`` under its reserved UID.
     private func encodeObject<Value: ArchiveObjectEncodable>(
-        _ value: Value,
+        _ value: inout Value,
         uid: UID,
         info: ArchiveEncodingTypeInfo,
         keys: [ArchiveEncodingTable.Key],

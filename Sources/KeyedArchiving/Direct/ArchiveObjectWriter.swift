@@ -154,6 +154,56 @@ public struct ArchiveObjectWriter: ~Copyable {
         self.set(stored, at: index)
     }
 
+    /// Writes a value that writes its own object, as ``encode(_:at:)-(T,_)`` does, without first
+    /// asking whether its type is a leaf, a Foundation type or a collection: the overload the
+    /// compiler picks for an `@Archivable` struct or final class.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: `EncodingError.invalidValue` with the coding path, or what the value's encoding throws.
+    public mutating func encode<T: ArchiveObjectEncodable>(_ value: T, at index: Int) throws {
+        let (info, frame) = (self.info, self.frame)
+        let uid = try self.withSession { session -> UID in
+            let key = ArchiveFieldKey(info.objectKeyNames[index])
+            let parent = ArchiveEncodingParent(frame: frame)
+            let valueInfo = session.typeInfo(of: value)
+            // Only when the value's own type writes it (not a subclass that does not, say).
+            guard let direct = valueInfo.objectEncoder, ObjectIdentifier(direct) == ObjectIdentifier(T.self) else {
+                return try session.encodeComposite(value, parent: parent, key: key)
+            }
+            // Borrowed in place, never mutated: a copy would retain each of its fields.
+            return try withUnsafePointer(to: value) { pointer in
+                try session.encodeDirectly(
+                    &UnsafeMutablePointer(mutating: pointer).pointee,
+                    info: valueInfo,
+                    parent: parent,
+                    key: key
+                )
+            }
+        }
+        self.set(.uid(uid.rawValue), at: index)
+    }
+
+    /// Writes an enum stored as its raw string, as ``encode(_:at:)-(T,_)`` does, without first
+    /// asking whether its type is a leaf, a Foundation type or a collection: the overload the
+    /// compiler picks for an `@Archivable` enum with `String` raw values.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: `EncodingError.invalidValue` with the coding path, or what the value's encoding throws.
+    public mutating func encode<T: ArchiveRawValueCodable>(_ value: T, at index: Int) throws {
+        let stored = try self.withSession { session -> ArchiveEncodingTable.Value in
+            // Its raw string when its type is stored that way (not a class instance, say).
+            if session.typeInfo(of: value).rawValueEncoder != nil {
+                return .uid(session.table.leaf(value.rawValue).rawValue)
+            }
+            let key = ArchiveFieldKey(self.info.objectKeyNames[index])
+            let parent = ArchiveEncodingParent(frame: self.frame)
+            return .uid(try session.encodeComposite(value, parent: parent, key: key).rawValue)
+        }
+        self.set(stored, at: index)
+    }
+
     // MARK: - Optionals
 
     /// Writes a string, or UID 0 for `nil`, as `encodeIfPresent(_:forKey:)` does.
@@ -174,6 +224,28 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
     @inlinable
     public mutating func encodeIfPresent<T: Encodable>(_ value: T?, at index: Int) throws {
+        if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
+    }
+
+    /// Writes a value that writes its own object, or UID 0 for `nil`, as
+    /// `encodeIfPresent(_:forKey:)` does.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
+    @inlinable
+    public mutating func encodeIfPresent<T: ArchiveObjectEncodable>(_ value: T?, at index: Int) throws {
+        if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
+    }
+
+    /// Writes an enum stored as its raw string, or UID 0 for `nil`, as
+    /// `encodeIfPresent(_:forKey:)` does.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
+    @inlinable
+    public mutating func encodeIfPresent<T: ArchiveRawValueCodable>(_ value: T?, at index: Int) throws {
         if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
     }
 

@@ -84,6 +84,7 @@ extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
     ) throws
         -> [ArchiveEncodingTable.Value]
     {
+        if let elements = try self.encodeObjectElements(in: session, parent: parent, key: key) { return elements }
         var elements: [ArchiveEncodingTable.Value] = []
         elements.reserveCapacity(self.count)
         // The array's own path, made only if an element needs it.
@@ -108,6 +109,48 @@ extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
             }
         }
         return elements
+    }
+
+    /// Encodes the elements as ``encodeArchiveElements(in:parent:key:)`` does when they are values
+    /// of a type that writes its own objects (``ArchiveObjectEncodable``), each borrowed in place
+    /// from the array's storage rather than copied out of it; `nil` for any other element type.
+    private func encodeObjectElements(
+        in session: ArchiveEncodingSession,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> [ArchiveEncodingTable.Value]? {
+        guard let first = self.first else { return nil }
+        // Values only: instances may be of subclasses, which the general path tells apart.
+        let info = session.typeInfo(of: first)
+        guard info.kind == .value, let direct = info.objectEncoder,
+            ObjectIdentifier(direct) == ObjectIdentifier(Element.self)
+        else { return nil }
+        let arrayNode = parent.appending(key)
+        return try self.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var elements: [ArchiveEncodingTable.Value] = []
+            elements.reserveCapacity(buffer.count)
+            for index in buffer.indices {
+                // Measured on the second value: the first also adds what its type's objects share.
+                let before = index == 1 ? session.table.size : nil
+                // Never mutated: the element is only read, at its address in the array's storage.
+                let uid = try direct.encodeArchiveValue(
+                    at: UnsafeMutableRawPointer(mutating: base + index),
+                    in: session,
+                    info: info,
+                    parent: ArchiveEncodingParent(arrayNode),
+                    key: ArchiveEncodingKey(index: index)
+                )
+                elements.append(.uid(uid.rawValue))
+                if let before, buffer.count >= 64 {
+                    // Many values like it follow: make room for them at once rather than by doubling.
+                    let after = session.table.size
+                    let growth = (objects: after.objects - before.objects, items: after.items - before.items)
+                    session.table.reserveCapacity(forRepeating: growth, times: buffer.count - 2)
+                }
+            }
+            return elements
+        }
     }
 }
 

@@ -48,6 +48,21 @@ internal struct BinaryBuilderNumbering {
     private var scalars = BinaryScalarTable()
     /// An upper bound of the bytes the leaves and container markers take.
     private var objectBytes = 0
+    /// Runs of shared keys already numbered, by their start in the items (modulo the slot count):
+    /// where in ``references`` the first dictionary that shared the run has its keys' references,
+    /// which every later one repeats.
+    private let keyRuns: UnsafeMutableBufferPointer<KeyRun>
+
+    /// A numbered run of shared keys: `count` keys from item `keys`, whose references are at
+    /// `references`.
+    private struct KeyRun {
+        var keys: Int
+        var count: Int
+        var references: Int
+    }
+
+    /// The number of ``keyRuns`` slots: more than the types of a usual archive.
+    private static var keyRunSlots: Int { 64 }
 
     /// The most entries allocated before any is added (16 MiB): a file has far fewer objects than
     /// its builder has items (leaves repeat), and a larger buffer would be mapped afresh by
@@ -72,6 +87,8 @@ internal struct BinaryBuilderNumbering {
         self.dataIndexes.initialize(repeating: -1)
         self.uidIndexes = .allocate(capacity: max(uidCount, 64))
         self.uidIndexes.initialize(repeating: -1)
+        self.keyRuns = .allocate(capacity: Self.keyRunSlots)
+        self.keyRuns.initialize(repeating: KeyRun(keys: -1, count: 0, references: 0))
     }
 
     /// Frees the buffers.
@@ -81,6 +98,7 @@ internal struct BinaryBuilderNumbering {
         self.stringIndexes.deallocate()
         self.dataIndexes.deallocate()
         self.uidIndexes.deallocate()
+        self.keyRuns.deallocate()
     }
 
     /// Adds `value` and its descendants; returns the index of `value`.
@@ -111,29 +129,56 @@ internal struct BinaryBuilderNumbering {
         let index = self.appendEntry(Value(kind: kind, payload: UInt64(start), count: value.count))
         self.referenceCount += count
         self.objectBytes += 10
-        // The contents in one run, or two for a dictionary whose keys are shared.
+        var position = start
+        // The contents in one run, or two for a dictionary whose keys are shared. Shared keys
+        // numbered before are not looked up again: their references are those of the first
+        // dictionary that shared them.
         var run: Range<Int>
         var nextRun: Range<Int> = 0..<0
+        var keyRunSlot = -1
         if value.kind == .sharedKeysDictionary {
             let (keys, values) = BinaryPropertyListBuilder.dictionaryRuns(of: value)
-            run = keys..<(keys + Int(value.count))
-            nextRun = values..<(values + Int(value.count))
+            let keyCount = Int(value.count)
+            let slot = keys & (Self.keyRunSlots - 1)
+            let known = self.keyRuns[slot]
+            if known.keys == keys, known.count == keyCount {
+                let source = UnsafeMutableBufferPointer(
+                    rebasing: self.references[known.references..<(known.references + keyCount)]
+                )
+                _ = UnsafeMutableBufferPointer(rebasing: self.references[start..<(start + keyCount)]).update(
+                    fromContentsOf: source
+                )
+                position += keyCount
+                run = values..<(values + keyCount)
+            } else {
+                run = keys..<(keys + keyCount)
+                nextRun = values..<(values + keyCount)
+                keyRunSlot = slot
+            }
         } else {
             run = Int(value.payload)..<(Int(value.payload) + count)
         }
-        var position = start
+        var addedContainer = false
         while true {
             for item in items[run] {
                 // Leaves, the usual case, without a call.
-                let reference =
-                    item.kind.isContainer
-                    ? self.add(item, items: items, canonicalIDs: canonicalIDs)
-                    : self.addLeaf(item, canonicalIDs: canonicalIDs)
+                let reference: UInt32
+                if item.kind.isContainer {
+                    reference = self.add(item, items: items, canonicalIDs: canonicalIDs)
+                    addedContainer = true
+                } else {
+                    reference = self.addLeaf(item, canonicalIDs: canonicalIDs)
+                }
                 // Read afresh: adding a nested container may have grown the buffer.
                 self.references[position] = reference
                 position += 1
             }
             if nextRun.isEmpty { break }
+            // A run of keys that holds a container is numbered anew each time (containers are
+            // not shared).
+            if keyRunSlot >= 0, !addedContainer {
+                self.keyRuns[keyRunSlot] = KeyRun(keys: run.lowerBound, count: run.count, references: start)
+            }
             (run, nextRun) = (nextRun, 0..<0)
         }
         return index
