@@ -122,6 +122,52 @@ import Testing
         try Self.expectSamePaths(["a": shelter])
     }
 
+    @Test func subclassInstancesWhereTheirDirectBaseClassIsExpectedArchiveAsOnTheCodablePath() throws {
+        // The first element decides nothing: the subclass writes its own field through `encode(to:)`.
+        let all = [DirectBase(value: 1), DirectDerived(value: 2, extra: "two"), DirectBase(value: 3)]
+        let holders = [
+            DirectBaseHolder(single: DirectDerived(value: 4, extra: "four"), optional: nil, all: all),
+            DirectBaseHolder(single: DirectBase(value: 5), optional: DirectDerived(value: 6, extra: "six"), all: []),
+        ]
+        for value in [all, Array(all.reversed())] {
+            let direct = try BothPaths.encoder(.enabled).encode(value)
+            #expect(direct == (try BothPaths.encoder(.disabled).encode(value)))
+        }
+        let direct = try BothPaths.encoder(.enabled).encode(holders)
+        #expect(direct == (try BothPaths.encoder(.disabled).encode(holders)))
+        let archive = try KeyedArchive(parsing: direct)
+        let extras = archive.objects.compactMap { object -> PropertyListValue? in
+            guard case .dictionary(let entries) = object, let extra = entries["extra"] else { return nil }
+            return archive.objects[Int(extra.uidValue?.rawValue ?? 0)]
+        }
+        #expect(extras == ["four", "two", "six"])
+    }
+
+    @Test func encodingErrorsInsideDirectValuesCarryTheSamePathOnBothPaths() throws {
+        let failing = DirectNest(failing: DirectUnencodable())
+        let cases: [(DirectNestHolder, [String])] = [
+            (DirectNestHolder(nest: failing), ["nest", "failing"]),
+            (DirectNestHolder(nest: DirectNest(), maybe: failing), ["maybe", "failing"]),
+            (
+                DirectNestHolder(nest: DirectNest(children: [DirectNest(), DirectNest(children: [failing])])),
+                ["nest", "children", "Index 1", "children", "Index 0", "failing"]
+            ),
+        ]
+        for (value, path) in cases {
+            for mode in BothPaths.modes {
+                for root in [[value], [DirectNestHolder(nest: DirectNest()), value]] as [[DirectNestHolder]] {
+                    do {
+                        _ = try BothPaths.encoder(mode).encode(root)
+                        Issue.record("\(mode): encoded \(path)")
+                    } catch EncodingError.invalidValue(_, let context) {
+                        let index = "Index \(root.count - 1)"
+                        #expect(context.codingPath.map(\.stringValue) == [index] + path, "\(mode)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func sharedInstancesAndCyclesOfADirectFinalClass() throws {
         let first = DirectLink(name: "first")
         let second = DirectLink(name: "second")

@@ -280,3 +280,93 @@ enum DamagedCat: Encodable {
         }
     }
 }
+
+/// A class with a direct conformance whose subclass writes itself through `encode(to:)`: an array
+/// or a property of the base type may hold either.
+class DirectBase: Codable, ArchiveObjectEncodable {
+    let value: Int
+
+    init(value: Int) {
+        self.value = value
+    }
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["value"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        try writer.encode(self.value, at: 0)
+    }
+}
+
+/// A subclass of ``DirectBase`` with a field of its own, which only its `encode(to:)` writes.
+final class DirectDerived: DirectBase {
+    let extra: String
+
+    private enum CodingKeys: String, CodingKey {
+        case extra
+    }
+
+    init(value: Int, extra: String) {
+        self.extra = extra
+        super.init(value: value)
+    }
+
+    required init(from decoder: any Decoder) throws {
+        self.extra = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .extra)
+        try super.init(from: decoder)
+    }
+
+    override func encode(to encoder: any Encoder) throws {
+        try super.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.extra, forKey: .extra)
+    }
+}
+
+/// A direct value holding ``DirectBase``s that may be ``DirectDerived``s.
+struct DirectBaseHolder: Encodable, ArchiveObjectEncodable {
+    var single: DirectBase
+    var optional: DirectBase?
+    var all: [DirectBase]
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["single", "optional", "all"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        try writer.encode(self.single, at: 0)
+        try writer.encodeIfPresent(self.optional, at: 1)
+        try writer.encode(self.all, at: 2)
+    }
+}
+
+/// A value whose encoding fails, reporting the coding path it was given.
+struct DirectUnencodable: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        let context = EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "refused")
+        throw EncodingError.invalidValue(0, context)
+    }
+}
+
+/// A direct value that nests others of its type in an array, and may hold a failing value.
+struct DirectNest: Encodable, ArchiveObjectEncodable {
+    var failing: DirectUnencodable?
+    var children: [DirectNest] = []
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["failing", "children"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        try writer.encodeIfPresent(self.failing, at: 0)
+        try writer.encode(self.children, at: 1)
+    }
+}
+
+/// A direct value holding ``DirectNest``s as a property and as an optional.
+struct DirectNestHolder: Encodable, ArchiveObjectEncodable {
+    var nest: DirectNest
+    var maybe: DirectNest?
+
+    static var archiveObjectKeys: ArchiveObjectKeys { ArchiveObjectKeys(["nest", "maybe"]) }
+
+    func encodeArchiveObject(to writer: inout ArchiveObjectWriter) throws {
+        try writer.encode(self.nest, at: 0)
+        try writer.encodeIfPresent(self.maybe, at: 1)
+    }
+}

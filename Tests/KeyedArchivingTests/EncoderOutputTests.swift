@@ -354,6 +354,39 @@ import Testing
         #expect(builder.writeData(root: root) == Data(BinaryPropertyListWriter().write(tree)))
     }
 
+    /// The writer repeats the references of a run of shared keys it has numbered, remembered by
+    /// the run's start in a small table: runs whose starts share a slot of it, interleaved, must
+    /// each keep their own keys.
+    @Test func runsOfSharedKeysInTheSameSlotKeepTheirOwnKeys() {
+        var builder = BinaryPropertyListBuilder()
+        var runs: [(start: Int, count: Int)] = []
+        for run in 0..<6 {
+            // Starts 64 items apart (after padding), with their own keys, some shorter.
+            while builder.items.count % 64 != 5 { builder.items.append(.integer(Int64(builder.items.count))) }
+            let count = 2 + run % 3
+            runs.append((builder.items.count, count))
+            builder.items += (0..<count).map { builder.string("key \(run).\($0)") }
+        }
+        var dictionaries: [BinaryPropertyListBuilder.Value] = []
+        for index in 0..<60 {
+            let run = runs[(index * 7) % runs.count]
+            let valuesStart = builder.items.count
+            builder.items += (0..<run.count).map { .integer(Int64(index * 10 + $0)) }
+            // Every fifth shares a shorter part of its run.
+            let count = index.isMultiple(of: 5) ? run.count - 1 : run.count
+            let shared = builder.dictionary(sharingKeysAt: run.start, valuesAt: valuesStart, count: count)
+            dictionaries.append(shared ?? .bool(false))
+        }
+        let root = builder.array(dictionaries)
+        let tree = builder.propertyList(root)
+        guard case .array(let elements) = tree, case .dictionary(let eighth) = elements[8] else {
+            Issue.record("unexpected tree \(tree)")
+            return
+        }
+        #expect(eighth == ["key 2.0": 80, "key 2.1": 81, "key 2.2": 82, "key 2.3": 83])
+        #expect(builder.write(root: root) == BinaryPropertyListWriter().write(tree))
+    }
+
     /// More objects than the 2^20 the builder's writer first makes room for: its buffer grows.
     @Test func builderWritesMoreObjectsThanItFirstMakesRoomFor() {
         var builder = BinaryPropertyListBuilder()

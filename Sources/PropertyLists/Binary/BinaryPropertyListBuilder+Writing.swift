@@ -158,25 +158,21 @@ internal struct BinaryBuilderNumbering {
         } else {
             run = Int(value.payload)..<(Int(value.payload) + count)
         }
-        var addedContainer = false
         while true {
             for item in items[run] {
                 // Leaves, the usual case, without a call.
-                let reference: UInt32
-                if item.kind.isContainer {
-                    reference = self.add(item, items: items, canonicalIDs: canonicalIDs)
-                    addedContainer = true
-                } else {
-                    reference = self.addLeaf(item, canonicalIDs: canonicalIDs)
-                }
+                let reference =
+                    item.kind.isContainer
+                    ? self.add(item, items: items, canonicalIDs: canonicalIDs)
+                    : self.addLeaf(item, canonicalIDs: canonicalIDs)
                 // Read afresh: adding a nested container may have grown the buffer.
                 self.references[position] = reference
                 position += 1
             }
             if nextRun.isEmpty { break }
-            // A run of keys that holds a container is numbered anew each time (containers are
-            // not shared).
-            if keyRunSlot >= 0, !addedContainer {
+            // Shared keys are strings, numbered once each: the next dictionary that shares them
+            // repeats these references.
+            if keyRunSlot >= 0 {
                 self.keyRuns[keyRunSlot] = KeyRun(keys: run.lowerBound, count: run.count, references: start)
             }
             (run, nextRun) = (nextRun, 0..<0)
