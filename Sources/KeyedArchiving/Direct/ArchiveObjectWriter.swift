@@ -154,9 +154,9 @@ public struct ArchiveObjectWriter: ~Copyable {
         self.set(stored, at: index)
     }
 
-    /// Writes a value that writes its own object, as ``encode(_:at:)-(T,_)`` does, without first
-    /// asking whether its type is a leaf, a Foundation type or a collection: the overload the
-    /// compiler picks for an `@Archivable` struct or final class.
+    /// Writes a value that writes its own object, as the `Encodable` overload of `encode(_:at:)`
+    /// does, without first asking whether its type is a leaf, a Foundation type or a collection:
+    /// the overload the compiler picks for an `@Archivable` struct or final class.
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
@@ -184,9 +184,9 @@ public struct ArchiveObjectWriter: ~Copyable {
         self.set(.uid(uid.rawValue), at: index)
     }
 
-    /// Writes an enum stored as its raw string, as ``encode(_:at:)-(T,_)`` does, without first
-    /// asking whether its type is a leaf, a Foundation type or a collection: the overload the
-    /// compiler picks for an `@Archivable` enum with `String` raw values.
+    /// Writes an enum stored as its raw string, as the `Encodable` overload of `encode(_:at:)`
+    /// does, without first asking whether its type is a leaf, a Foundation type or a collection:
+    /// the overload the compiler picks for an `@Archivable` enum with `String` raw values.
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
@@ -221,7 +221,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
+    /// - Throws: What `encode(_:at:)` throws for the value.
     @inlinable
     public mutating func encodeIfPresent<T: Encodable>(_ value: T?, at index: Int) throws {
         if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
@@ -232,7 +232,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
+    /// - Throws: What `encode(_:at:)` throws for the value.
     @inlinable
     public mutating func encodeIfPresent<T: ArchiveObjectEncodable>(_ value: T?, at index: Int) throws {
         if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
@@ -243,7 +243,7 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Parameters:
     ///   - value: The value.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Throws: What ``encode(_:at:)-(T,_)`` throws.
+    /// - Throws: What `encode(_:at:)` throws for the value.
     @inlinable
     public mutating func encodeIfPresent<T: ArchiveRawValueCodable>(_ value: T?, at index: Int) throws {
         if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
