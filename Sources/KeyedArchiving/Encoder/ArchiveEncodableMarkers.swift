@@ -119,15 +119,15 @@ extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
         parent: ArchiveEncodingParent,
         key: (any CodingKey)?
     ) throws -> [ArchiveEncodingTable.Value]? {
-        guard let first = self.first else { return nil }
-        // Values only: instances may be of subclasses, which the general path tells apart.
-        let info = session.typeInfo(of: first)
-        guard info.kind == .value, let direct = info.objectEncoder,
-            ObjectIdentifier(direct) == ObjectIdentifier(Element.self)
-        else { return nil }
-        let arrayNode = parent.appending(key)
-        return try self.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return [] }
+        // Through the buffer: `first`, unspecialized, allocates its accessor's frame.
+        try self.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+            // Values only: instances may be of subclasses, which the general path tells apart.
+            let info = session.typeInfo(of: base.pointee)
+            guard info.kind == .value, let direct = info.objectEncoder,
+                ObjectIdentifier(direct) == ObjectIdentifier(Element.self)
+            else { return nil }
+            let arrayNode = parent.appending(key)
             var elements: [ArchiveEncodingTable.Value] = []
             elements.reserveCapacity(buffer.count)
             for index in buffer.indices {

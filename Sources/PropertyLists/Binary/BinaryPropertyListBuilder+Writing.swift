@@ -50,18 +50,19 @@ internal struct BinaryBuilderNumbering {
     private var objectBytes = 0
     /// Runs of shared keys already numbered, by their start in the items (modulo the slot count):
     /// where in ``references`` the first dictionary that shared the run has its keys' references,
-    /// which every later one repeats.
+    /// which every later one repeats. On the stack: see ``withNumbering(of:uidCount:_:)``.
     private let keyRuns: UnsafeMutableBufferPointer<KeyRun>
 
     /// A numbered run of shared keys: `count` keys from item `keys`, whose references are at
     /// `references`.
-    private struct KeyRun {
-        var keys: Int
-        var count: Int
+    struct KeyRun {
+        var keys: UInt32
+        var count: UInt32
         var references: Int
     }
 
-    /// The number of ``keyRuns`` slots: more than the types of a usual archive.
+    /// The number of ``keyRuns`` slots: more than the types of a usual archive, and few enough
+    /// for the stack (1 KiB).
     private static var keyRunSlots: Int { 64 }
 
     /// The most entries allocated before any is added (16 MiB): a file has far fewer objects than
@@ -75,7 +76,7 @@ internal struct BinaryBuilderNumbering {
     /// - Parameters:
     ///   - builder: The values to write.
     ///   - uidCount: How many UIDs, from 0, the values likely hold, to size the UID index.
-    init(builder: BinaryPropertyListBuilder, uidCount: Int) {
+    private init(builder: BinaryPropertyListBuilder, uidCount: Int, keyRuns: UnsafeMutableBufferPointer<KeyRun>) {
         self.items = builder.items
         self.strings = builder.strings
         self.data = builder.data
@@ -87,8 +88,9 @@ internal struct BinaryBuilderNumbering {
         self.dataIndexes.initialize(repeating: -1)
         self.uidIndexes = .allocate(capacity: max(uidCount, 64))
         self.uidIndexes.initialize(repeating: -1)
-        self.keyRuns = .allocate(capacity: Self.keyRunSlots)
-        self.keyRuns.initialize(repeating: KeyRun(keys: -1, count: 0, references: 0))
+        self.keyRuns = keyRuns
+        // No run starts at the last item with a key after it.
+        self.keyRuns.initialize(repeating: KeyRun(keys: .max, count: 0, references: 0))
     }
 
     /// Frees the buffers.
@@ -98,7 +100,20 @@ internal struct BinaryBuilderNumbering {
         self.stringIndexes.deallocate()
         self.dataIndexes.deallocate()
         self.uidIndexes.deallocate()
-        self.keyRuns.deallocate()
+    }
+
+    /// Runs `body` with a numbering of `builder`'s values, freed when `body` returns.
+    /// - Parameter uidCount: How many UIDs, from 0, the values likely hold, to size the UID index.
+    static func withNumbering<Result>(
+        of builder: BinaryPropertyListBuilder,
+        uidCount: Int,
+        _ body: (inout Self) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: KeyRun.self, capacity: Self.keyRunSlots) { keyRuns in
+            var numbering = Self(builder: builder, uidCount: uidCount, keyRuns: keyRuns)
+            defer { numbering.deallocate() }
+            return body(&numbering)
+        }
     }
 
     /// Adds `value` and its descendants; returns the index of `value`.
@@ -141,7 +156,7 @@ internal struct BinaryBuilderNumbering {
             let keyCount = Int(value.count)
             let slot = keys & (Self.keyRunSlots - 1)
             let known = self.keyRuns[slot]
-            if known.keys == keys, known.count == keyCount {
+            if Int(known.keys) == keys, Int(known.count) == keyCount {
                 let source = UnsafeMutableBufferPointer(
                     rebasing: self.references[known.references..<(known.references + keyCount)]
                 )
@@ -173,7 +188,11 @@ internal struct BinaryBuilderNumbering {
             // Shared keys are strings, numbered once each: the next dictionary that shares them
             // repeats these references.
             if keyRunSlot >= 0 {
-                self.keyRuns[keyRunSlot] = KeyRun(keys: run.lowerBound, count: run.count, references: start)
+                self.keyRuns[keyRunSlot] = KeyRun(
+                    keys: UInt32(truncatingIfNeeded: run.lowerBound),
+                    count: UInt32(truncatingIfNeeded: run.count),
+                    references: start
+                )
             }
             (run, nextRun) = (nextRun, 0..<0)
         }

@@ -240,11 +240,11 @@ package struct BinaryPropertyListBuilder {
     /// - Parameter root: The top-level value.
     /// - Returns: The bytes of the file, starting with `bplist00`.
     package func write(root: Value) -> [UInt8] {
-        var numbering = BinaryBuilderNumbering(builder: self, uidCount: 0)
-        defer { numbering.deallocate() }
-        _ = numbering.add(root)
-        return [UInt8](unsafeUninitializedCapacity: numbering.capacity) { buffer, initializedCount in
-            initializedCount = numbering.encode(into: buffer)
+        BinaryBuilderNumbering.withNumbering(of: self, uidCount: 0) { numbering in
+            _ = numbering.add(root)
+            return [UInt8](unsafeUninitializedCapacity: numbering.capacity) { buffer, initializedCount in
+                initializedCount = numbering.encode(into: buffer)
+            }
         }
     }
 
@@ -256,18 +256,18 @@ package struct BinaryPropertyListBuilder {
     ///     count), to size the index that shares them; it grows as needed.
     /// - Returns: The bytes of the file, starting with `bplist00`.
     package func writeData(root: Value, uidCount: Int = 0) -> Data {
-        var numbering = BinaryBuilderNumbering(builder: self, uidCount: uidCount)
-        defer { numbering.deallocate() }
-        _ = numbering.add(root)
-        // Written into uninitialized memory that the Data then owns: `Data(count:)` would zero the
-        // whole upper bound first, touching pages the file never reaches.
-        let capacity = numbering.capacity
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
-        let count = numbering.encode(into: bytes)
-        guard let base = bytes.baseAddress, count > 0 else {
-            bytes.deallocate()
-            return Data()
+        BinaryBuilderNumbering.withNumbering(of: self, uidCount: uidCount) { numbering in
+            _ = numbering.add(root)
+            // Written into uninitialized memory that the Data then owns: `Data(count:)` would zero
+            // the whole upper bound first, touching pages the file never reaches.
+            let capacity = numbering.capacity
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+            let count = numbering.encode(into: bytes)
+            guard let base = bytes.baseAddress, count > 0 else {
+                bytes.deallocate()
+                return Data()
+            }
+            return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         }
-        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 }
