@@ -101,12 +101,7 @@ extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
             let before = elements.count == 1 ? session.table.size : nil
             let uid = try session.encodeComposite(element, parent: ArchiveEncodingParent(arrayNode), key: index)
             elements.append(.uid(uid.rawValue))
-            if let before, self.count >= 64 {
-                // Many values like it follow: make room for them at once rather than by doubling.
-                let after = session.table.size
-                let growth = (objects: after.objects - before.objects, items: after.items - before.items)
-                session.table.reserveCapacity(forRepeating: growth, times: self.count - 2)
-            }
+            Self.makeRoom(forAlike: self.count, grownSince: before, in: session)
         }
         return elements
     }
@@ -142,15 +137,26 @@ extension Array: _ArchiveArrayEncodableMarker where Element: Encodable {
                     key: ArchiveEncodingKey(index: index)
                 )
                 elements.append(.uid(uid.rawValue))
-                if let before, buffer.count >= 64 {
-                    // Many values like it follow: make room for them at once rather than by doubling.
-                    let after = session.table.size
-                    let growth = (objects: after.objects - before.objects, items: after.items - before.items)
-                    session.table.reserveCapacity(forRepeating: growth, times: buffer.count - 2)
-                }
+                Self.makeRoom(forAlike: buffer.count, grownSince: before, in: session)
             }
             return elements
         }
+    }
+
+    /// Once the second of `count` elements is encoded, makes room in the table for the others at
+    /// once rather than by doubling, each the size of the second (the first also adds what its
+    /// type's objects share). Does nothing for fewer than 64 elements.
+    /// - Parameter before: The table's size before the second element; `nil` for the others.
+    @inline(__always)
+    private static func makeRoom(
+        forAlike count: Int,
+        grownSince before: (objects: Int, items: Int)?,
+        in session: ArchiveEncodingSession
+    ) {
+        guard let before, count >= 64 else { return }
+        let after = session.table.size
+        let growth = (objects: after.objects - before.objects, items: after.items - before.items)
+        session.table.reserveCapacity(forRepeating: growth, times: count - 2)
     }
 }
 
