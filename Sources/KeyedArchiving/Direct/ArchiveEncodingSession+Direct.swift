@@ -38,17 +38,35 @@ extension ArchiveObjectEncodable {
         key: (any CodingKey)?
     ) throws -> UID? {
         if T.self == Self.self {
-            // Borrowed in place: a bit cast would copy the value (retaining each of its fields).
-            return try withUnsafePointer(to: value) { pointer in
-                let value = UnsafeMutableRawPointer(mutating: pointer).assumingMemoryBound(to: Self.self)
-                return try session.encodeDirectly(&value.pointee, info: info, parent: parent, key: key)
-            }
+            return try Self.encodeBorrowing(value, in: session, info: info, parent: parent, key: key)
         }
         return try Self.encodeCastValue(value, in: session, info: info, parent: parent, key: key)
     }
 
+    /// Writes `value`, which is of this type, with this type's conformance, borrowing it in place:
+    /// a bit cast to this type would copy it (retaining each of its fields).
+    /// - Returns: The object's UID.
+    static func encodeBorrowing<T>(
+        _ value: T,
+        in session: ArchiveEncodingSession,
+        info: ArchiveEncodingTypeInfo,
+        parent: ArchiveEncodingParent,
+        key: (any CodingKey)?
+    ) throws -> UID {
+        try withUnsafePointer(to: value) { pointer in
+            try Self.encodeArchiveValue(
+                at: UnsafeMutableRawPointer(mutating: pointer),
+                in: session,
+                info: info,
+                parent: parent,
+                key: key
+            )
+        }
+    }
+
     /// Writes the value of this type at `pointer` with this type's conformance, borrowing it in
-    /// place (it is never mutated).
+    /// place: it is passed `inout`, which reaches the conformance with its own address (a call on
+    /// `pointee` would copy it), and is never mutated.
     /// - Returns: The object's UID.
     static func encodeArchiveValue(
         at pointer: UnsafeMutableRawPointer,

@@ -147,9 +147,7 @@ public struct ArchiveObjectWriter: ~Copyable {
                 case .scalar(let scalar): return scalar
                 }
             }
-            let key = ArchiveFieldKey(self.info.objectKeyNames[index])
-            let parent = ArchiveEncodingParent(frame: self.frame)
-            return .uid(try session.encodeComposite(value, parent: parent, key: key).rawValue)
+            return .uid(try self.encodeComposite(value, at: index, in: session).rawValue)
         }
         self.set(stored, at: index)
     }
@@ -162,24 +160,15 @@ public struct ArchiveObjectWriter: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `EncodingError.invalidValue` with the coding path, or what the value's encoding throws.
     public mutating func encode<T: ArchiveObjectEncodable>(_ value: T, at index: Int) throws {
-        let (info, frame) = (self.info, self.frame)
         let uid = try self.withSession { session -> UID in
-            let key = ArchiveFieldKey(info.objectKeyNames[index])
-            let parent = ArchiveEncodingParent(frame: frame)
             let valueInfo = session.typeInfo(of: value)
             // Only when the value's own type writes it (not a subclass that does not, say).
             guard let direct = valueInfo.objectEncoder, ObjectIdentifier(direct) == ObjectIdentifier(T.self) else {
-                return try session.encodeComposite(value, parent: parent, key: key)
+                return try self.encodeComposite(value, at: index, in: session)
             }
-            // Borrowed in place, never mutated: a copy would retain each of its fields.
-            return try withUnsafePointer(to: value) { pointer in
-                try session.encodeDirectly(
-                    &UnsafeMutablePointer(mutating: pointer).pointee,
-                    info: valueInfo,
-                    parent: parent,
-                    key: key
-                )
-            }
+            let key = ArchiveFieldKey(self.info.objectKeyNames[index])
+            let parent = ArchiveEncodingParent(frame: self.frame)
+            return try T.encodeBorrowing(value, in: session, info: valueInfo, parent: parent, key: key)
         }
         self.set(.uid(uid.rawValue), at: index)
     }
@@ -197,11 +186,20 @@ public struct ArchiveObjectWriter: ~Copyable {
             if session.typeInfo(of: value).rawValueEncoder != nil {
                 return .uid(session.table.leaf(value.rawValue).rawValue)
             }
-            let key = ArchiveFieldKey(self.info.objectKeyNames[index])
-            let parent = ArchiveEncodingParent(frame: self.frame)
-            return .uid(try session.encodeComposite(value, parent: parent, key: key).rawValue)
+            return .uid(try self.encodeComposite(value, at: index, in: session).rawValue)
         }
         self.set(stored, at: index)
+    }
+
+    /// Writes a value that is not a leaf through the session's general path, as a keyed container
+    /// would, under the coding path of the key at `index`.
+    private func encodeComposite<T: Encodable>(
+        _ value: T,
+        at index: Int,
+        in session: ArchiveEncodingSession
+    ) throws -> UID {
+        let key = ArchiveFieldKey(self.info.objectKeyNames[index])
+        return try session.encodeComposite(value, parent: ArchiveEncodingParent(frame: self.frame), key: key)
     }
 
     // MARK: - Optionals
