@@ -395,6 +395,24 @@ import Testing
         #expect(builder.writeData(root: root) == Data(expected))
     }
 
+    /// A builder emptied and filled again writes its next file in the buffers of the last one:
+    /// larger or smaller, with its strings, UIDs and numbers numbered afresh.
+    @Test func aBuilderWritingAgainWritesEachFileAsAFreshOneWould() {
+        var builder = BinaryPropertyListBuilder()
+        for (round, size) in [3000, 40, 5000, 0, 700].enumerated() {
+            builder.removeAll()
+            // Strings get ids from 0 again; UIDs and numbers repeat across files.
+            var values = (0..<size).map { builder.string("s\(($0 * 7 + round) % (size / 2 + 1))") }
+            values += (0..<size).map { .uid(UInt64(($0 * 13 + round) % (size + 3))) }
+            values += (0..<size).map { .real(Double(($0 + round) % 50) / 4) }
+            values.append(.uid(UInt64(200 * size)))
+            let keys = [builder.string("round"), builder.string("values")]
+            let root = builder.dictionary(keys: keys, values: [.integer(Int64(round)), builder.array(values)])
+            let expected = BinaryPropertyListWriter().write(builder.propertyList(root))
+            #expect(builder.writeData(root: root, uidCount: size / 2) == Data(expected), "round \(round)")
+        }
+    }
+
     @Test func topLevelScalarsAndEmptyValuesMatch() throws {
         try Self.expectSameBytes(1)
         try Self.expectSameBytes("root")

@@ -119,11 +119,13 @@ internal struct ArchiveEncodingTable {
         self.objects.append(.string(id: UInt32(FixedKey.null.rawValue)))
     }
 
-    /// The largest number of values any of the table's arrays has room for.
+    /// The largest number of values any of the table's arrays, or the buffers it writes its file
+    /// in, has room for.
     var capacity: Int {
         max(
             self.objects.capacity,
             self.builder.items.capacity,
+            self.builder.numberingStorage.capacity,
             self.builder.strings.capacity,
             self.stringLeaves.capacity,
             self.dataLeaves.capacity,

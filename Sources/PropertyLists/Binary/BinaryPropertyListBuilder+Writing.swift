@@ -24,7 +24,8 @@ import Foundation
 /// the reference buffer is allocated at its final size (and grown only for containers that share
 /// contents); the entry buffer, one per object, starts at no
 /// more than ``initialEntryLimit`` entries and grows. Both are plain pointers, so that filling them
-/// costs no uniqueness checks. ``deallocate()`` frees them.
+/// costs no uniqueness checks. They come from the builder's ``BinaryNumberingStorage`` and
+/// ``release()`` gives them back.
 internal struct BinaryBuilderNumbering {
     typealias Value = BinaryPropertyListBuilder.Value
 
@@ -42,10 +43,12 @@ internal struct BinaryBuilderNumbering {
     private let stringIndexes: UnsafeMutableBufferPointer<Int32>
     /// Object indexes by data id (-1 = none yet).
     private let dataIndexes: UnsafeMutableBufferPointer<Int32>
+    /// Where the buffers come from and go back to.
+    private let storage: BinaryNumberingStorage
     /// Object indexes of UIDs below ``directLimit``, by UID (-1 = none yet); grown on demand.
     private var uidIndexes: UnsafeMutableBufferPointer<Int32>
     /// Object indexes of every other fixed-size leaf.
-    private var scalars = BinaryScalarTable()
+    private var scalars: BinaryScalarTable
     /// An upper bound of the bytes the leaves and container markers take.
     private var objectBytes = 0
     /// Runs of shared keys already numbered, by their start in the items (modulo the slot count):
@@ -80,26 +83,46 @@ internal struct BinaryBuilderNumbering {
         self.items = builder.items
         self.strings = builder.strings
         self.data = builder.data
-        self.entries = .allocate(capacity: min(builder.items.count + 1, Self.initialEntryLimit))
-        self.references = .allocate(capacity: builder.items.count + builder.sharedKeyCount)
-        self.stringIndexes = .allocate(capacity: builder.strings.count)
-        self.stringIndexes.initialize(repeating: -1)
-        self.dataIndexes = .allocate(capacity: builder.data.count)
-        self.dataIndexes.initialize(repeating: -1)
-        self.uidIndexes = .allocate(capacity: max(uidCount, 64))
-        self.uidIndexes.initialize(repeating: -1)
+        let storage = builder.numberingStorage
+        self.storage = storage
+        self.entries = BinaryNumberingStorage.take(
+            &storage.entries,
+            count: min(builder.items.count + 1, Self.initialEntryLimit)
+        )
+        self.references = BinaryNumberingStorage.take(
+            &storage.references,
+            count: builder.items.count + builder.sharedKeyCount
+        )
+        // The indexes are read only below these counts, so only those are set, even in a larger
+        // kept buffer.
+        self.stringIndexes = Self.takeIndexes(&storage.stringIndexes, count: builder.strings.count)
+        self.dataIndexes = Self.takeIndexes(&storage.dataIndexes, count: builder.data.count)
+        self.uidIndexes = Self.takeIndexes(&storage.uidIndexes, count: max(uidCount, 64))
+        self.scalars = storage.scalars.take() ?? BinaryScalarTable()
+        self.scalars.removeAll()
         self.keyRuns = keyRuns
         // No run starts at the last item with a key after it.
         self.keyRuns.initialize(repeating: KeyRun(keys: .max, count: 0, references: 0))
     }
 
-    /// Frees the buffers.
-    func deallocate() {
-        self.entries.deallocate()
-        self.references.deallocate()
-        self.stringIndexes.deallocate()
-        self.dataIndexes.deallocate()
-        self.uidIndexes.deallocate()
+    /// The first `count` elements of a kept or new index buffer, set to -1.
+    private static func takeIndexes(
+        _ kept: inout UnsafeMutableBufferPointer<Int32>,
+        count: Int
+    ) -> UnsafeMutableBufferPointer<Int32> {
+        let buffer = UnsafeMutableBufferPointer(rebasing: BinaryNumberingStorage.take(&kept, count: count)[0..<count])
+        buffer.initialize(repeating: -1)
+        return buffer
+    }
+
+    /// Gives the buffers back to the builder's storage for its next file.
+    func release() {
+        BinaryNumberingStorage.keep(self.entries, in: &self.storage.entries)
+        BinaryNumberingStorage.keep(self.references, in: &self.storage.references)
+        BinaryNumberingStorage.keep(self.stringIndexes, in: &self.storage.stringIndexes)
+        BinaryNumberingStorage.keep(self.dataIndexes, in: &self.storage.dataIndexes)
+        BinaryNumberingStorage.keep(self.uidIndexes, in: &self.storage.uidIndexes)
+        self.storage.scalars = self.scalars
     }
 
     /// Runs `body` with a numbering of `builder`'s values, freed when `body` returns.
@@ -111,7 +134,7 @@ internal struct BinaryBuilderNumbering {
     ) -> Result {
         withUnsafeTemporaryAllocation(of: KeyRun.self, capacity: Self.keyRunSlots) { keyRuns in
             var numbering = Self(builder: builder, uidCount: uidCount, keyRuns: keyRuns)
-            defer { numbering.deallocate() }
+            defer { numbering.release() }
             return body(&numbering)
         }
     }
@@ -287,8 +310,8 @@ internal struct BinaryBuilderNumbering {
     /// - Returns: The number of bytes written.
     func encode(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entryCount))
-        let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: self.entryCount)
-        defer { offsets.deallocate() }
+        let offsets = BinaryNumberingStorage.take(&self.storage.offsets, count: self.entryCount)
+        defer { BinaryNumberingStorage.keep(offsets, in: &self.storage.offsets) }
         var out = BinaryBufferOutput(buffer: buffer)
         for byte in BinaryPropertyListMagic.header { out.append(byte) }
         for position in 0..<self.entryCount {

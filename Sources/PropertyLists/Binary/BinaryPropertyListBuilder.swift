@@ -122,6 +122,8 @@ package struct BinaryPropertyListBuilder {
     /// The number of keys dictionaries read from runs they share: references the file holds
     /// beyond one per item.
     package private(set) var sharedKeyCount = 0
+    /// The buffers writing a file works in, kept for the next file.
+    package let numberingStorage = BinaryNumberingStorage()
 
     /// Creates an empty builder.
     package init() {}

@@ -25,8 +25,16 @@ package struct BinaryScalarTable {
     package init() {}
 
     /// Removes every leaf, keeping the storage for the next ones.
+    ///
+    /// The slots are zeroed in place when few or when this use filled them (to at least an
+    /// eighth), else replaced by a small table: a run of archives of one size reuses its slots, and
+    /// clearing after a large archive costs the next small one no more than once.
     package mutating func removeAll() {
-        Self.clear(&self.slots)
+        if self.slots.count <= 1024 || self.values.count * 8 >= self.slots.count {
+            self.slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            self.slots = [UInt32](repeating: 0, count: 64)
+        }
         self.kinds.removeAll(keepingCapacity: true)
         self.bits.removeAll(keepingCapacity: true)
         self.values.removeAll(keepingCapacity: true)
@@ -34,16 +42,6 @@ package struct BinaryScalarTable {
 
     /// The number of leaves the table's storage has room for, to bound what a caller keeps.
     package var capacity: Int { max(self.values.capacity, self.slots.count / 2) }
-
-    /// Empties open-addressed slots: zeroed in place when few, else replaced by a fresh small
-    /// table, so that clearing after a large archive does not cost more than the next small one.
-    package static func clear(_ slots: inout [UInt32]) {
-        if slots.count <= 1024 {
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        } else {
-            slots = [UInt32](repeating: 0, count: 64)
-        }
-    }
 
     /// The number stored for a leaf, or `nil`.
     @inline(__always)
