@@ -25,8 +25,8 @@ import Foundation
 ///
 /// Encoders and containers handed to `encode(to:)` may escape it: a stored `superEncoder()` or
 /// nested container keeps working, and whatever it writes before ``finish(top:)`` lands in the
-/// archive. Call ``close()`` to release them, or ``recycle()`` to leave the session, emptied, to
-/// the next ``make(options:)``.
+/// archive. Call ``close()`` to release them, or ``recycle(into:)`` to leave the session, emptied, to
+/// the next ``make(options:from:)``.
 internal final class ArchiveEncodingSession {
     /// The choices that shape an archive.
     struct Options: Equatable {
@@ -102,47 +102,31 @@ internal final class ArchiveEncodingSession {
 
     // MARK: - Reuse
 
-    /// A session left by ``recycle()``, for the next ``make(options:)``: one for the whole process;
-    /// concurrent encoders that find none make their own.
-    private static let spare = Locked<Spare>(Spare())
-
-    /// Holds the spare session. It is taken out whole under the lock, so only one thread uses it.
-    private struct Spare: @unchecked Sendable {
-        var session: ArchiveEncodingSession?
-    }
-
-    /// The most values any of a recycled session's arrays may have room for: a session that grew
-    /// larger is let go rather than kept.
-    private static var spareCapacityLimit: Int { 1 << 20 }
-
-    /// A session for one archive: the one a finished session left with ``recycle()`` if there is
-    /// one, else a new one.
+    /// A session for one archive: the one a finished session left in `pool` with ``recycle(into:)``
+    /// if there is one, else a new one.
     ///
     /// A value encoded on its own (as every store save and `UserDefaults` write does) makes a
     /// session, its tables and caches, and lets them go; reusing them makes the fixed cost of an
-    /// archive a few resets instead of dozens of allocations.
-    static func make(options: Options) -> ArchiveEncodingSession {
-        guard
-            let session = Self.spare.withLock({ spare in
-                defer { spare.session = nil }
-                return spare.session
-            })
-        else {
+    /// archive a few resets instead of dozens of allocations, and a large archive's memory the
+    /// next one's instead of fresh pages.
+    static func make(options: Options, from pool: ArchiveEncodingSessionPool = .shared) -> ArchiveEncodingSession {
+        guard let session = pool.take() else {
             return ArchiveEncodingSession(options: options)
         }
         session.prepare(for: options)
         return session
     }
 
-    /// Leaves the session to the next ``make(options:)``, emptied, if it finished an archive
-    /// without leaving encoders behind, and closes it otherwise.
+    /// Leaves the session in `pool` for the next ``make(options:from:)``, emptied, if it finished
+    /// an archive without leaving encoders behind, and closes it otherwise. The pool decides how
+    /// long to keep it from its size.
     ///
     /// Call it only after a successful ``finish(top:)`` or ``finishBinary(top:)``, and use the
     /// session no more. An encoder that escaped its value (kept by `encode(to:)` beyond its
     /// return) still refers to the session, so such a session is never reused: a late write must
     /// land in a finished archive, not in another thread's.
-    func recycle() {
-        guard self.escapedEncoders.isEmpty, !self.hasMisuse, self.table.capacity <= Self.spareCapacityLimit else {
+    func recycle(into pool: ArchiveEncodingSessionPool = .shared) {
+        guard self.escapedEncoders.isEmpty, !self.hasMisuse else {
             self.close()
             return
         }
@@ -165,11 +149,7 @@ internal final class ArchiveEncodingSession {
             self.options.userInfo = [:]
             self.userInfo = [:]
         }
-        let replaced = Self.spare.withLock { spare in
-            defer { spare.session = self }
-            return spare.session
-        }
-        replaced?.close()
+        pool.keep(self, capacity: self.table.capacity)
     }
 
     /// Sets a recycled session up for an archive with `options`: what it knows of types stays
@@ -214,7 +194,7 @@ internal final class ArchiveEncodingSession {
     }
 
     /// Completes the archive: flushes escaped encoders, then returns the archive. The session is
-    /// finished: ``close()`` or ``recycle()`` it.
+    /// finished: ``close()`` or ``recycle(into:)`` it.
     /// - Parameter top: The top-level keys and their values: UIDs returned by
     ///   ``encodeObject(_:codingPath:)``, or scalars stored inline.
     /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.

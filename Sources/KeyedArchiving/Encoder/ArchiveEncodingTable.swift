@@ -104,7 +104,7 @@ internal struct ArchiveEncodingTable {
     /// Empties the table for another archive, keeping its storage, its fixed strings and the
     /// numbers of its classes: a table grows its arrays to the size of its archive, and taking
     /// that memory afresh for every archive (and giving it back) costs page faults and
-    /// allocations on every call. See ``ArchiveEncodingSession/recycle()``.
+    /// allocations on every call. See ``ArchiveEncodingSession/recycle(into:)``.
     mutating func removeAll() {
         self.builder.removeAll(keepingStrings: FixedKey.allCases.count)
         self.objects.removeAll(keepingCapacity: true)
