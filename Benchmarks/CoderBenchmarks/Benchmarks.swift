@@ -462,8 +462,11 @@ private func printEncodedSizes() {
 }
 
 /// glibc's `malloc_trim(0)`, which Swift's `Glibc` module does not import (it is declared in
-/// `<malloc.h>`): gives the free pages of the heap back to the system.
+/// `<malloc.h>`): gives the free pages of the heap back to the system. It first waits for the
+/// tables `KeyedArchiveEncoder` keeps after a large archive, which it lets go after a tenth of a
+/// second.
 private func releaseFreedMemory() {
+    Thread.sleep(forTimeInterval: 0.3)
     #if canImport(Glibc)
     // RTLD_DEFAULT is a null handle in glibc.
     guard let symbol = dlsym(nil, "malloc_trim") else { return }

@@ -19,9 +19,12 @@ import Dispatch
 /// touched. How long it is kept depends on its size:
 /// - up to ``keptCapacity`` values in any array (about 21 MB resident, for 26,000 of the
 ///   benchmark's records), until another session takes its place;
-/// - up to ``largeCapacity``, only until ``expireLater`` runs (a second after its last archive by
-///   default): a run of large archives reuses the memory, and a process that stops archiving does
-///   not keep it, as allocators that return unused memory after a decay time do;
+/// - up to ``largeCapacity`` (about 125 MB for 100,000 records), only until ``expireLater`` runs,
+///   a tenth of a second after its last archive by default: archives that follow one another
+///   reuse the memory, and a process that stops archiving gives it back at once, as allocators
+///   that return unused memory after a short decay do. The delay is short because memory kept
+///   adds to whatever the process allocates next, and a peak is what a mobile system's memory
+///   limit counts;
 /// - larger, not at all.
 final class ArchiveEncodingSessionPool: Sendable {
     /// The pool ``KeyedArchiveEncoder`` uses.
@@ -50,7 +53,7 @@ final class ArchiveEncodingSessionPool: Sendable {
         keptCapacity: Int = 1 << 20,
         largeCapacity: Int = 1 << 23,
         expireLater: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { expire in
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(1), execute: expire)
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(100), execute: expire)
         }
     ) {
         self.keptCapacity = keptCapacity

@@ -28,6 +28,11 @@ public import Foundation
 /// may be stored and written to later in the same call: whatever they hold when encoding finishes
 /// is archived. Writes made after ``encode(_:)`` returns are ignored.
 ///
+/// Encoding works in tables and buffers that the next call in the process reuses, emptied, rather
+/// than taking fresh memory: those of an archive of up to about a million objects and values are
+/// kept until then (about 21 MB resident at most), those of a larger one (up to eight million)
+/// for a tenth of a second.
+///
 /// ```swift
 /// struct Cat: Codable {
 ///     var name: String
