@@ -10,6 +10,12 @@
 
 import PropertyLists
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A keyed container over an object: its own keys (unescaped; `$class` and other reserved keys
 /// left out), or the keys of an `NSDictionary`.
 ///
@@ -44,11 +50,19 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try self.storage.decode(type, forKey: key)
+        guard ArchiveKeyedDecodingStorage.hasQuickForm(type) else { return try self.storage.decode(type, forKey: key) }
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickValue(type, at: reference) { return value }
+        return try self.storage.decode(type, forKey: key, reference: reference)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try self.storage.decodeIfPresent(type, forKey: key)
+        guard ArchiveKeyedDecodingStorage.hasQuickForm(type) else {
+            return try self.storage.decodeIfPresent(type, forKey: key)
+        }
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickValue(type, at: reference) { return value }
+        return try self.storage.decodeIfPresent(type, forKey: key, reference: reference)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -300,6 +314,29 @@ private final class ArchiveKeyedDecodingStorage {
     /// The Boolean at a key, when it is stored inline as one.
     @inline(__always)
     func quickBool(at reference: Int) -> Bool? { self.decoder.quickBool(at: reference) }
+
+    /// Whether ``quickValue(_:at:)`` may read `type`: `Date` and `[String]`, which containers
+    /// take through the generic `decode(_:forKey:)`.
+    @inline(__always)
+    static func hasQuickForm<T>(_ type: T.Type) -> Bool {
+        T.self == Date.self || T.self == [String].self
+    }
+
+    /// The date or strings at a key, read as ``ArchiveObjectReader`` reads them, when `type` is
+    /// `Date` or `[String]` and the value has the form the quick readers take; `nil` otherwise,
+    /// for the general path to read or report.
+    func quickValue<T>(_ type: T.Type, at reference: Int) -> T? {
+        // `T` is the value's own type, tested first, so the cast only changes the static type (a
+        // dynamic cast would cost more than the quick read saves).
+        if T.self == Date.self {
+            guard let date = self.decoder.quickDate(at: reference) else { return nil }
+            return unsafeBitCast(date, to: T.self)
+        }
+        guard T.self == [String].self,
+            let strings = self.decoder.quickStringArray(at: reference, depth: self.codingPathNode.depth + 1)
+        else { return nil }
+        return unsafeBitCast(strings, to: T.self)
+    }
 
     /// Where the last lookup found its key: types usually decode their keys in the order they were
     /// encoded, so the next key is most often the next entry.
