@@ -125,7 +125,8 @@ internal struct BinaryBuilderNumbering {
         self.storage.scalars = self.scalars
     }
 
-    /// Runs `body` with a numbering of `builder`'s values, freed when `body` returns.
+    /// Runs `body` with a numbering of `builder`'s values, whose buffers go back to the builder's
+    /// storage when `body` returns.
     /// - Parameter uidCount: How many UIDs, from 0, the values likely hold, to size the UID index.
     static func withNumbering<Result>(
         of builder: BinaryPropertyListBuilder,
