@@ -73,6 +73,17 @@ let package = Package(
             path: "StorageBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Not a benchmark (the plugin takes only executables whose folder is directly in
+        // `Benchmarks/`): a driver for profiling the coders with valgrind or perf, and for
+        // alternating two coders in one process (Tools/CoderProfile/main.swift).
+        .executableTarget(
+            name: "coder-profile",
+            dependencies: [
+                .product(name: "KeyedArchiving", package: root),
+                .product(name: "KeyedArchivingMacros", package: root),
+            ],
+            path: "Tools/CoderProfile"
+        ),
     ]
 )
 

@@ -306,6 +306,64 @@ import Testing
         #expect(neon[0].fallbacks.count == 1)
     }
 
+    /// Nested `@Archivable` values, arrays of them and raw-value enums, in every form a property
+    /// takes (the reader's overloads for them), present, absent, `nil` or of the wrong kind.
+    @Test func nestedValuesInEveryFormAreReadAlikeOnBothPaths() throws {
+        let full = Kennel(
+            resident: Pet(name: "Rex"),
+            guest: Pet(name: "Kit"),
+            spare: Pet(name: "Tom"),
+            former: nil,
+            flavor: .sour,
+            lastFlavor: .sweet,
+            pets: [Pet(name: "a"), Pet(name: "b")]
+        )
+        try Self.expectSamePaths(full)
+        try Self.expectSamePaths(Kennel(resident: Pet(name: "Rex"), guest: nil, flavor: .sweet, lastFlavor: nil))
+
+        let resident: (String, LooseField) = ("resident", .pet("Rex"))
+        let flavor: (String, LooseField) = ("flavor", .string("sour"))
+        // Absent keys keep the initial values; `nil` ones give `nil` where the property may be.
+        let absent = try KeyedArchiveEncoder().encode(LooseObject(resident, flavor))
+        #expect(
+            try KeyedArchiveDecoder().decode(Kennel.self, from: absent)
+                == Kennel(resident: Pet(name: "Rex"), guest: nil, flavor: .sour, lastFlavor: nil)
+        )
+        let stored: [(String, LooseObject)] = [
+            ("absent", LooseObject(resident, flavor)),
+            ("nil", LooseObject(resident, flavor, ("guest", .null), ("former", .null), ("lastFlavor", .null))),
+            // Initial values kept, as for an absent key.
+            ("nil where not optional", LooseObject(resident, flavor, ("spare", .null), ("pets", .null))),
+            ("resident nil", LooseObject(("resident", .null), flavor)),
+            ("resident absent", LooseObject(flavor)),
+            ("resident a string", LooseObject(("resident", .string("Rex")), flavor)),
+            ("resident of another class", LooseObject(("resident", .measure), flavor)),
+            ("former pet's class", LooseObject(("resident", .oldPet("Rex")), flavor)),
+            ("guest of another class", LooseObject(resident, flavor, ("guest", .measure))),
+            ("spare a number", LooseObject(resident, flavor, ("spare", .number(3)))),
+            ("former a string", LooseObject(resident, flavor, ("former", .string("x")))),
+            ("flavor unknown", LooseObject(resident, ("flavor", .string("bitter")))),
+            ("last flavor a number", LooseObject(resident, flavor, ("lastFlavor", .number(1)))),
+            ("pets", LooseObject(resident, flavor, ("pets", .pets(["a", "b", "c"])))),
+            ("pets with nil", LooseObject(resident, flavor, ("pets", .pets(["a", nil])))),
+            ("pets of another class", LooseObject(resident, flavor, ("pets", .measures(2)))),
+            ("pets a string", LooseObject(resident, flavor, ("pets", .string("a")))),
+        ]
+        var failures: [String] = []
+        for (name, object) in stored {
+            let data = try KeyedArchiveEncoder().encode(object)
+            try Self.expectSameReading(Kennel.self, from: data, name)
+            if case .failure = Self.readings(Kennel.self, from: data)[0].outcome { failures.append(name) }
+        }
+        #expect(
+            failures == [
+                "resident nil", "resident absent", "resident a string",
+                "resident of another class", "guest of another class", "spare a number", "former a string",
+                "flavor unknown", "last flavor a number", "pets with nil", "pets of another class", "pets a string",
+            ]
+        )
+    }
+
     // MARK: Damaged data
 
     @Test(arguments: [0x01, 0x80, 0xFF] as [UInt8])
@@ -366,4 +424,62 @@ struct NumericSnack: Codable {
     var flavor: Int
     var flavors: [Int]
     var mode: Int
+}
+
+/// Nested `@Archivable` values, arrays of them and raw-value enums, in every form a property takes.
+@Archivable
+struct Kennel: Equatable {
+    var resident: Pet
+    var guest: Pet?
+    var spare = Pet(name: "spare")
+    var former: Pet? = Pet(name: "former")
+    var flavor: Flavor
+    var lastFlavor: Flavor?
+    var pets: [Pet] = []
+}
+
+/// A value to store under a key of a ``LooseObject``.
+enum LooseField {
+    case pet(String)
+    case oldPet(String)
+    case measure
+    case pets([String?])
+    case measures(Int)
+    case string(String)
+    case number(Int)
+    case null
+}
+
+/// An object with any keys holding anything, to store what a type does not write itself.
+struct LooseObject: Encodable {
+    var fields: [(String, LooseField)]
+
+    init(_ fields: (String, LooseField)...) {
+        self.fields = fields
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, field) in self.fields {
+            let key = Key(stringValue: name)
+            switch field {
+            case .pet(let name): try container.encode(Pet(name: name), forKey: key)
+            case .oldPet(let name): try container.encode(OldPet(name: name), forKey: key)
+            case .measure: try container.encode(Measure(value: 1), forKey: key)
+            case .pets(let names): try container.encode(names.map { $0.map { Pet(name: $0) } }, forKey: key)
+            case .measures(let count):
+                try container.encode(Array(repeating: Measure(value: 2), count: count), forKey: key)
+            case .string(let string): try container.encode(string, forKey: key)
+            case .number(let number): try container.encode(number, forKey: key)
+            case .null: try container.encodeNil(forKey: key)
+            }
+        }
+    }
 }

@@ -295,6 +295,44 @@ import Testing
         #expect(failures > data.count / 4)
     }
 
+    /// An array of direct values reads each element as the `Codable` path does: an element that is
+    /// the array itself (a cycle), `nil`, an inline value, a string, a class dictionary or no object
+    /// fails alike on both paths.
+    @Test func arraysOfDirectValuesFailAlikeOnBothPaths() throws {
+        let data = try KeyedArchiveEncoder().encode(DirectCatGenerator.cats(count: 3, seed: 2))
+        let archive = try KeyedArchive(parsing: data)
+        let arrayUID = try #require(archive.topUID(forKey: "root"))
+        var array = try #require(try archive.object(for: arrayUID).dictionaryValue)
+        let elements = try #require(array["NS.objects"]?.arrayValue)
+        let cat = try archive.object(for: try #require(elements[0].uidValue))
+        let classUID = try #require(cat["$class"]?.uidValue)
+        let stringUID = try #require(cat["name"]?.uidValue)
+        let replacements: [(String, PropertyListValue)] = [
+            ("itself", .uid(arrayUID)),
+            ("nil", .uid(0)),
+            ("inline", 3),
+            ("a string", .uid(stringUID)),
+            ("a class", .uid(classUID)),
+            ("no object", .uid(UID(UInt64(archive.objects.count + 5)))),
+        ]
+        for (name, replacement) in replacements {
+            var damaged = archive
+            var changed = elements
+            changed[1] = replacement
+            array["NS.objects"] = .array(changed)
+            damaged.objects[Int(arrayUID.rawValue)] = .dictionary(array)
+            let bytes = damaged.serialized()
+            let direct = BothPaths.outcome([DirectCat].self, from: bytes, .enabled)
+            #expect(direct == BothPaths.outcome([DirectCat].self, from: bytes, .disabled), "\(name)")
+            guard case .failure(let description) = direct else {
+                Issue.record("\(name): decoded")
+                continue
+            }
+            #expect(description.contains("[1]"), "\(name): \(description)")
+            if name == "itself" { #expect(description.contains("cyclicReference"), "\(description)") }
+        }
+    }
+
     @Test func limitsHoldOnTheDirectPath() throws {
         let cats = DirectCatGenerator.cats(count: 50, seed: 5)
         let data = try KeyedArchiveEncoder().encode([cats])

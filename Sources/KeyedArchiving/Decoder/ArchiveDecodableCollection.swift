@@ -49,6 +49,12 @@ extension Array: ArchiveDecodableCollection where Element: Decodable {
             self = _ArchiveDecoder.exactly(try decoder.decodeStringArray(), as: Self.self)
             return
         }
+        // Arrays of values that read their own objects look the element type up once.
+        let elementInfo = decoder.session.typeInfo(Element.self)
+        if elementInfo.readsObjectDirectly, let direct = elementInfo.objectDecoder {
+            self = try direct.decodeArchiveArray(as: Self.self, from: decoder, typeInfo: elementInfo)
+            return
+        }
         // The loop is written here, not in a helper taking closures: in unspecialized code, only
         // `Self` carries the array's metadata without a runtime lookup per element.
         let elements = try decoder.currentElements()

@@ -27,6 +27,10 @@ internal struct DecodedTypeInfo {
     let keyTable: Int
     /// The type as an enum read from its raw string, unless the session goes through `Codable` only.
     let rawValueDecoder: (any ArchiveRawValueCodable.Type)?
+    /// Whether values of the type are read through ``objectDecoder`` without the general path's
+    /// dispatch (``_ArchiveDecoder/decodeDirect(_:typeInfo:object:uid:at:)``): a value type with
+    /// that conformance and no archive form or collection form of its own.
+    let readsObjectDirectly: Bool
 
     /// - Parameters:
     ///   - keyTable: The index of the type's key table, if it reads its object itself.
@@ -40,5 +44,7 @@ internal struct DecodedTypeInfo {
         self.objectDecoder = objectDecoder
         self.keyTable = objectDecoder == nil ? -1 : keyTable ?? -1
         self.rawValueDecoder = direct ? type as? any ArchiveRawValueCodable.Type : nil
+        self.readsObjectDirectly =
+            objectDecoder != nil && !self.isClass && !self.hasArchiveForm && self.collectionType == nil
     }
 }

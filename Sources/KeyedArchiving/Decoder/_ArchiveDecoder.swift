@@ -147,13 +147,7 @@ extension _ArchiveDecoder {
     ) throws -> T {
         // UID 0 is nil: decode it like an inline value, so `Optional` sees `decodeNil()`.
         let objectUID = uid.flatMap { $0.rawValue == 0 ? nil : $0 }
-        // Checked at every reference, before a cached instance is handed out: an object decoded
-        // once as one type must not pass as another type with a different declared class.
-        if typeInfo.declaresClassNames,
-            let accepted = (type as? any ArchivedClassNaming.Type)?.acceptedArchivedClassNames
-        {
-            try self.checkClass(of: object, uid: uid, accepts: accepted, for: type, at: position)
-        }
+        try self.checkDeclaredClass(type, typeInfo: typeInfo, object: object, uid: uid, at: position)
         if let objectUID {
             // `is` then `as!`, not `as?`: an optional T would need its metadata looked up at run
             // time on every call, class or not. The `is` check makes the cast infallible, so no
@@ -161,31 +155,19 @@ extension _ArchiveDecoder {
             if typeInfo.isClass, let cached = self.session.instance(for: objectUID), cached is T {
                 return cached as! T
             }
-            if !reentrant, self.session.isInProgress(objectUID) {
-                throw self.cycle(objectUID, at: position)
-            }
         }
-        let node = self.node(at: position)
-        guard self.allows(depth: node.depth) else {
-            throw self.depthExceeded(node.depth, object: object, uid: uid, at: position)
-        }
-
-        let marks = !reentrant && objectUID != nil
-        if marks, let objectUID { self.session.begin(objectUID) }
+        let marked = reentrant ? nil : objectUID
+        let node = try self.nestedNode(object: object, uid: uid, marking: marked, at: position)
+        if let marked { self.session.begin(marked) }
         // Swap the state in and out: moves, not copies, so no reference counting.
         var otherObject = object
         var otherUID = uid
         var otherNode = node
-        swap(&self.object, &otherObject)
-        swap(&self.uid, &otherUID)
-        swap(&self.codingPathNode, &otherNode)
+        self.swapState(&otherObject, &otherUID, &otherNode)
         defer {
-            swap(&self.object, &otherObject)
-            swap(&self.uid, &otherUID)
-            swap(&self.codingPathNode, &otherNode)
-            if marks, let objectUID { self.session.end(objectUID) }
+            self.swapState(&otherObject, &otherUID, &otherNode)
+            if let marked { self.session.end(marked) }
         }
-
         let value: T
         if let collectionType = typeInfo.collectionType {
             value = try collectionType.decode(from: self, as: T.self)
@@ -201,6 +183,80 @@ extension _ArchiveDecoder {
             self.session.remember(value as AnyObject, for: objectUID)
         }
         return value
+    }
+
+    /// Decodes a value of a type that reads its own object (not a class, which instances share)
+    /// from the object with `uid`, as ``decodeComposite(_:typeInfo:object:uid:at:reentrant:)``
+    /// does, with the same checks, but without its dispatch on the type or a cast of the result:
+    /// the caller knows the type as `D`.
+    /// - Parameter typeInfo: `D`'s, with an ``DecodedTypeInfo/objectDecoder``.
+    func decodeDirect<D: ArchiveObjectDecodable>(
+        _ type: D.Type,
+        typeInfo: DecodedTypeInfo,
+        object: InPlaceValue,
+        uid: UID,
+        at position: ArchiveDecodingPosition
+    ) throws -> D {
+        try self.checkDeclaredClass(type, typeInfo: typeInfo, object: object, uid: uid, at: position)
+        let node = try self.nestedNode(object: object, uid: uid, marking: uid, at: position)
+        self.session.begin(uid)
+        var otherObject = object
+        var otherUID: UID? = uid
+        var otherNode = node
+        self.swapState(&otherObject, &otherUID, &otherNode)
+        defer {
+            self.swapState(&otherObject, &otherUID, &otherNode)
+            self.session.end(uid)
+        }
+        return try D.decodeArchiveObject(from: self, keyTable: typeInfo.keyTable)
+    }
+
+    /// Checks the class of an object against the names `type` accepts, if it declares them.
+    ///
+    /// Checked at every reference, before a cached instance is handed out: an object decoded once
+    /// as one type must not pass as another type with a different declared class.
+    @inline(__always)
+    private func checkDeclaredClass<T>(
+        _ type: T.Type,
+        typeInfo: DecodedTypeInfo,
+        object: InPlaceValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws {
+        if typeInfo.declaresClassNames,
+            let accepted = (type as? any ArchivedClassNaming.Type)?.acceptedArchivedClassNames
+        {
+            try self.checkClass(of: object, uid: uid, accepts: accepted, for: type, at: position)
+        }
+    }
+
+    /// The coding path node of a composite value at `position`, after checking that decoding it
+    /// closes no cycle (when it is an object to be marked in progress) and nests within the limits.
+    @inline(__always)
+    private func nestedNode(
+        object: InPlaceValue,
+        uid: UID?,
+        marking objectUID: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> CodingPathNode {
+        // An object met again while it is still being decoded is a cycle, which a value built by
+        // `init(from:)` cannot hold.
+        if let objectUID, self.session.isInProgress(objectUID) {
+            throw self.cycle(objectUID, at: position)
+        }
+        let node = self.node(at: position)
+        guard self.allows(depth: node.depth) else {
+            throw self.depthExceeded(node.depth, object: object, uid: uid, at: position)
+        }
+        return node
+    }
+
+    /// Exchanges the decoder's current object, UID and coding path with the given ones.
+    @inline(__always)
+    private func swapState(_ object: inout InPlaceValue, _ uid: inout UID?, _ node: inout CodingPathNode) {
+        swap(&self.object, &object)
+        swap(&self.uid, &uid)
+        swap(&self.codingPathNode, &node)
     }
 }
 

@@ -28,7 +28,19 @@ extension ArchiveObjectReader {
     /// - Returns: The version.
     /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
     ///   `Value.archiveVersion` (code ``KeyedArchiveError/Code/typeVersionTooNew``) or is not an integer.
+    @inlinable
     public func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int {
+        // The usual case, decided where the type is known: no version stored, by a type that was
+        // never versioned, which is then its own version wherever it is.
+        if Value.archiveVersion == Value.unversionedArchiveVersion, !self.contains(index) {
+            return Value.unversionedArchiveVersion
+        }
+        return try self.decodeStoredVersion(of: type, at: index)
+    }
+
+    /// ``decodeVersion(of:at:)`` beyond its usual case.
+    @usableFromInline
+    func decodeStoredVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int {
         let stored = self.contains(index) ? try self.decodeIfPresent(Int.self, at: index) : nil
         return try ArchiveEvolution.version(
             stored: stored,

@@ -135,7 +135,7 @@ public struct ArchiveObjectReader: ~Copyable {
     }
 
     @inline(__always)
-    private func reference(at index: Int) -> Int {
+    func reference(at index: Int) -> Int {
         let slot = self.start + index
         return self.withCoder { $0.objectSlots[slot] }
     }
@@ -250,7 +250,7 @@ public struct ArchiveObjectReader: ~Copyable {
 
     /// A decoder of the value at a key, positioned as the general path positions its own.
     @inline(never)
-    private func valueDecoder(at index: Int, object: InPlaceValue, uid: UID) -> _ArchiveDecoder {
+    func valueDecoder(at index: Int, object: InPlaceValue, uid: UID) -> _ArchiveDecoder {
         let coder = self.coder
         return _ArchiveDecoder(
             session: coder.session,
@@ -260,24 +260,35 @@ public struct ArchiveObjectReader: ~Copyable {
         )
     }
 
-    private func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, reference: Int) throws -> T {
-        // The object `decodeNil(at:)` has just resolved, for an optional.
+    /// Reads a value at a key through the decoder's general path.
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, reference: Int) throws -> T {
+        let (object, uid, position) = try self.resolved(at: index, reference: reference)
+        return try self.withCoder { try $0.decode(type, object: object, uid: uid, at: position, reentrant: false) }
+    }
+
+    /// The object at a key (or its value, when stored inline), with its position: the object
+    /// `decodeNil(at:)` has just resolved, for an optional, or else the key's, resolved.
+    /// - Throws: `DecodingError.keyNotFound` if the key is absent; `DecodingError.dataCorrupted`
+    ///   if the value is not valid.
+    @inline(__always)
+    func resolved(
+        at index: Int,
+        reference: Int
+    ) throws -> (object: InPlaceValue, uid: UID?, position: ArchiveDecodingPosition) {
         if reference >= 0, self.withCoder({ $0.presentReference == reference }) {
             let position = ArchiveDecodingPosition(parent: self.node, key: self.key(at: index), owner: self.uid)
-            return try self.withCoder { coder in
-                let (object, uid) = (coder.presentObject, coder.presentUID)
-                return try coder.decode(type, object: object, uid: uid, at: position, reentrant: false)
-            }
+            return self.withCoder { coder in (coder.presentObject, coder.presentUID, position) }
         }
         let (stored, position) = try self.present(at: index, reference: reference)
-        return try self.withCoder { try $0.decode(type, stored: stored, at: position) }
+        let (object, uid) = try self.withCoder { try $0.resolve(stored, at: position) }
+        return (object, uid, position)
     }
 
     /// The value stored at `reference`, the key's, with its position.
     /// - Throws: `DecodingError.keyNotFound` if the key is absent; `DecodingError.dataCorrupted`
     ///   if the value is not valid.
     @inline(__always)
-    private func present(
+    func present(
         at index: Int,
         reference: Int
     ) throws -> (stored: InPlaceValue, position: ArchiveDecodingPosition) {
@@ -450,7 +461,7 @@ extension ArchiveObjectDecodable {
     }
 
     /// Reads the decoder's current object with this type's conformance, or through `init(from:)`.
-    private static func decodeArchiveObject(from decoder: _ArchiveDecoder, keyTable: Int) throws -> Self {
+    static func decodeArchiveObject(from decoder: _ArchiveDecoder, keyTable: Int) throws -> Self {
         guard var reader = try ArchiveObjectReader(decoder: decoder, keys: decoder.session.keyTables[keyTable]) else {
             return try Self(from: decoder)
         }

@@ -1,0 +1,1 @@
+../../CoderBenchmarks/CodableFloor.swift

@@ -1,0 +1,187 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import KeyedArchiving
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A small driver for profiling the coders on the benchmark's cats (`CatModel.swift` and
+// `CodableFloor.swift` are the benchmark's own files, linked here, so both compile in one module
+// as they do in `CoderBenchmarks`). It is not a benchmark: it runs one coder a given number of
+// times, for `valgrind`/`perf` (run it with 1 and with 3 rounds and difference the counts), or
+// alternates two coders in one process, which a noisy host disturbs alike.
+//
+//   coder-profile run <coder> <cats> <rounds>
+//   coder-profile pairs <encode|decode> <cats> <rounds>
+//   coder-profile scaling <encode|decode> <rounds>
+//
+// Coders: direct-encode, direct-decode (`@Archivable`'s direct path), codable-encode,
+// codable-decode (the same type through its generated `Codable` members), floor-encode,
+// floor-decode (`CodableFloor` on the same type).
+
+/// What a command line asked for, or the usage.
+enum Command {
+    case run(coder: String, cats: Int, rounds: Int)
+    case pairs(operation: String, cats: Int, rounds: Int)
+    case scaling(operation: String, rounds: Int)
+
+    init?(_ arguments: [String]) {
+        switch arguments.first {
+        case "run" where arguments.count == 4:
+            guard let cats = Int(arguments[2]), let rounds = Int(arguments[3]) else { return nil }
+            self = .run(coder: arguments[1], cats: cats, rounds: rounds)
+        case "pairs" where arguments.count == 4:
+            guard let cats = Int(arguments[2]), let rounds = Int(arguments[3]) else { return nil }
+            self = .pairs(operation: arguments[1], cats: cats, rounds: rounds)
+        case "scaling" where arguments.count == 3:
+            guard let rounds = Int(arguments[2]) else { return nil }
+            self = .scaling(operation: arguments[1], rounds: rounds)
+        default:
+            return nil
+        }
+    }
+}
+
+/// One coder on one set of cats, ready to run again and again.
+struct Workload {
+    let name: String
+    let body: () throws -> Int
+
+    /// The workload of `coder` on `count` cats; its setup (the cats, the bytes to decode) is done here.
+    init?(_ coder: String, cats count: Int) {
+        let cats = CatGenerator.cats(count: count).map(ArchivableCat.init)
+        self.name = coder
+        switch coder {
+        case "direct-encode":
+            let encoder = KeyedArchiveEncoder()
+            self.body = { try encoder.encode(cats).count }
+        case "codable-encode":
+            var encoder = KeyedArchiveEncoder()
+            encoder.directArchiving = .disabled
+            self.body = { try encoder.encode(cats).count }
+        case "direct-decode", "codable-decode":
+            let bytes = try! KeyedArchiveEncoder().encode(cats)
+            var decoder = KeyedArchiveDecoder()
+            if coder == "codable-decode" { decoder.directArchiving = .disabled }
+            guard try! decoder.decode([ArchivableCat].self, from: bytes) == cats else { return nil }
+            self.body = { try decoder.decode([ArchivableCat].self, from: bytes).count }
+        case "floor-encode":
+            let encoder = FloorEncoder()
+            self.body = {
+                try encoder.encode(cats)
+                return encoder.tape.count
+            }
+        case "floor-decode":
+            let encoder = FloorEncoder()
+            try! encoder.encode(cats)
+            let decoder = FloorDecoder(tape: encoder.tape)
+            guard try! decoder.decode([ArchivableCat].self) == cats else { return nil }
+            self.body = { try decoder.decode([ArchivableCat].self).count }
+        default:
+            return nil
+        }
+    }
+
+    /// Runs the workload once and returns the seconds it took.
+    func time() throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        blackHole(try self.body())
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
+
+@inline(never)
+func blackHole(_ value: Int) {
+    if value == -1 { print(value) }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}
+
+func milliseconds(_ seconds: Double) -> String {
+    String(format: "%.3f ms", seconds * 1_000)
+}
+
+/// Alternates two workloads, `rounds` times each after one warm-up, and prints each one's median and
+/// the median of the per-round ratios (first / second).
+func alternate(_ first: Workload, _ second: Workload, rounds: Int) throws {
+    _ = try first.time()
+    _ = try second.time()
+    var firstTimes: [Double] = []
+    var secondTimes: [Double] = []
+    var ratios: [Double] = []
+    for _ in 0..<rounds {
+        let a = try first.time()
+        let b = try second.time()
+        firstTimes.append(a)
+        secondTimes.append(b)
+        ratios.append(a / b)
+    }
+    print(
+        "\(first.name) \(milliseconds(median(firstTimes))) (min \(milliseconds(firstTimes.min() ?? .nan))),",
+        "\(second.name) \(milliseconds(median(secondTimes))) (min \(milliseconds(secondTimes.min() ?? .nan))),",
+        "ratio median \(String(format: "%.3f", median(ratios))), of minimums",
+        String(format: "%.3f", (firstTimes.min() ?? .nan) / (secondTimes.min() ?? .nan))
+    )
+}
+
+func main() throws {
+    guard let command = Command(Array(CommandLine.arguments.dropFirst())) else {
+        print(
+            """
+            usage: coder-profile run <coder> <cats> <rounds>
+                   coder-profile pairs <encode|decode> <cats> <rounds>
+                   coder-profile scaling <encode|decode> <rounds>
+            coders: direct-encode direct-decode codable-encode codable-decode floor-encode floor-decode
+            """
+        )
+        exit(2)
+    }
+    switch command {
+    case .run(let coder, let cats, let rounds):
+        guard let workload = Workload(coder, cats: cats) else {
+            print("unknown coder, or its output did not read back: \(coder)")
+            exit(2)
+        }
+        let times = try (0..<rounds).map { _ in try workload.time() }
+        print("\(coder) \(cats) cats: median \(milliseconds(median(times))) of \(rounds)")
+    case .pairs(let operation, let cats, let rounds):
+        guard let direct = Workload("direct-\(operation)", cats: cats),
+            let floor = Workload("floor-\(operation)", cats: cats)
+        else {
+            print("unknown operation: \(operation)")
+            exit(2)
+        }
+        try alternate(direct, floor, rounds: rounds)
+    case .scaling(let operation, let rounds):
+        // Per record, 100k cats against 1k: 100 runs of 1k alternate with one of 100k.
+        guard let small = Workload("direct-\(operation)", cats: 1_000),
+            let large = Workload("direct-\(operation)", cats: 100_000)
+        else {
+            print("unknown operation: \(operation)")
+            exit(2)
+        }
+        _ = try large.time()
+        var ratios: [Double] = []
+        for _ in 0..<rounds {
+            let smallTimes = try (0..<100).map { _ in try small.time() }
+            let largeTime = try large.time()
+            ratios.append(largeTime / (100 * median(smallTimes)))
+        }
+        print("100k per record / 1k per record: median \(String(format: "%.3f", median(ratios))) of \(rounds)")
+    }
+}
+
+try main()
