@@ -53,7 +53,7 @@ def parse(text):
     name = None
     columns = []
     for line in text.splitlines():
-        heading = re.match(r"^#{2,4}\s+(\S+\.(?:parse|write|encode|decode)(?:Archivable)?/\S+)\s*$", line)
+        heading = re.match(r"^#{2,4}\s+(\S+\.(?:parse|write|encode|decode)(?:Archivable(?:Codable)?)?/\S+)\s*$", line)
         if heading:
             name = heading.group(1)
             results[name] = {}
@@ -136,7 +136,7 @@ def print_coders(results):
         (
             name
             for name in results
-            if name.startswith("KeyedArchiving.") and "Archivable/" not in name and "time_us" in results[name]
+            if name.startswith("KeyedArchiving.") and "Archivable" not in name and "time_us" in results[name]
         ),
         key=lambda name: (name.split("/")[0], record_count(name.split("/")[1]) or 0),
     )
@@ -247,6 +247,93 @@ def print_generated(results):
     print_table(("coder.operation/records", "synthesized p50", "generated p50", "ratio", "mallocs (synth / gen)"), rows)
 
 
+def print_direct(results):
+    """Issue 16's targets for the direct path: `KeyedArchiving.<op>Archivable/<records>` against the
+    Codable floor and Foundation's coders on the same `@Archivable` cats, with the `Codable` path
+    (`<op>ArchivableCodable`) beside it, then the cost per record at the largest size against the
+    smallest. Returns False when the input has no direct-path results."""
+    rows = []
+    per_record = {}
+    for operation in ("encode", "decode"):
+        rivals = {"encode": ("PropertyListEncoder", "JSONEncoder"), "decode": ("PropertyListDecoder", "JSONDecoder")}
+        names = [name for name in results if name.startswith(f"KeyedArchiving.{operation}Archivable/")]
+        for name in sorted(names, key=lambda name: record_count(name.split("/")[-1]) or 0):
+            size = name.split("/")[-1]
+            direct = results[name]
+            if "time_us" not in direct:
+                continue
+            count = record_count(size)
+            if count:
+                per_record.setdefault(operation, []).append(
+                    (count, size, direct["time_us"] / count, direct["min_us"] / count)
+                )
+
+            def cell(prefix, suffix="Archivable", key="time_us"):
+                other = results.get(f"{prefix}.{operation}{suffix}/{size}", {})
+                return other.get(key)
+
+            floor = cell("CodableFloor")
+            floor_min = cell("CodableFloor", key="min_us")
+            codable = cell("KeyedArchiving", "ArchivableCodable")
+            plist, json = (cell(rival) for rival in rivals[operation])
+
+            def ratio(value, over, mark):
+                if value is None or over is None:
+                    return "–"
+                return f"{value / over:.2f}{mark}"
+
+            mallocs = direct.get("mallocs")
+            rows.append(
+                (
+                    f"{operation}/{size}",
+                    format_time(direct["time_us"]),
+                    format_time(floor) if floor else "–",
+                    ratio(direct["time_us"], floor, ""),
+                    ratio(direct["min_us"], floor_min, ""),
+                    format_time(codable) if codable else "–",
+                    ratio(codable, floor, ""),
+                    ratio(plist, direct["time_us"], "×"),
+                    ratio(json, direct["time_us"], "×"),
+                    f"{mallocs / count:.2f}" if mallocs and count else "–",
+                )
+            )
+    if not rows:
+        return False
+    print("Direct path (issue 16), p50 wall clock; targets: direct / floor < 1, property list coder ≥ 10×, JSON ≥ 5×.\n")
+    header = (
+        "operation/records",
+        "direct",
+        "floor",
+        "direct / floor",
+        "(p0)",
+        "Codable path",
+        "Codable / floor",
+        "plist speedup",
+        "JSON speedup",
+        "direct mallocs/record",
+    )
+    print_table(header, rows)
+    lines = []
+    for operation, sizes in per_record.items():
+        if len(sizes) < 2:
+            continue
+        sizes.sort()
+        (_, small, small_cost, small_min), (_, large, large_cost, large_min) = sizes[0], sizes[-1]
+        lines.append(
+            f"{operation} {large_cost / small_cost:.2f} (p0 {large_min / small_min:.2f}, {large} against {small})"
+        )
+    if lines:
+        print("\nPer record, the largest size against the smallest (target ≤ 1.2): " + ", ".join(lines))
+    print(
+        "p0: the same ratio of the fastest samples, which a host's slow phases (lasting minutes, one"
+        " benchmark's process at a time) disturb least."
+    )
+    peak = results.get("KeyedArchiving.decodeArchivable/100k", {}).get("peak_bytes")
+    if peak:
+        print(f"Direct decode of 100k, peak resident: {format_bytes(peak)}")
+    return True
+
+
 def main():
     text = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
     results = parse(text)
@@ -258,6 +345,9 @@ def main():
             if "mallocs" in counted.get(name, {}):
                 result["mallocs"] = counted[name]["mallocs"]
     printed_coders = print_coders(results)
+    if print_direct(results):
+        print()
+        printed_coders = True
     rows = []
     for name in sorted(results):
         if not name.startswith("PropertyLists."):

@@ -75,7 +75,7 @@ let benchmarks: @Sendable () -> Void = {
     let sizes: [(String, Int, Int, Int, Int)] = [
         ("1k", 1_000, 2, 2, 200),
         ("10k", 10_000, 1, 3, 30),
-        ("100k", 100_000, 1, 4, 5),
+        ("100k", 100_000, 1, 6, 12),
     ]
 
     for (label, count, warmup, seconds, iterations) in sizes {
