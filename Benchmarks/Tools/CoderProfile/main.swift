@@ -25,6 +25,9 @@ import Glibc
 //   coder-profile pairs <encode|decode> <cats> <rounds>
 //   coder-profile scaling <encode|decode> <rounds>
 //
+// CODER_PROFILE_TRIM=1 gives the setup's freed memory back to the system before `run` measures, as
+// the benchmark's decoders do; CODER_PROFILE_TIMES=1 prints every round's time.
+//
 // Coders: direct-encode, direct-decode (`@Archivable`'s direct path), codable-encode,
 // codable-decode (the same type through its generated `Codable` members), floor-encode,
 // floor-decode (`CodableFloor` on the same type).
@@ -114,6 +117,19 @@ func milliseconds(_ seconds: Double) -> String {
     String(format: "%.3f ms", seconds * 1_000)
 }
 
+/// Gives the heap's free pages back to the system, as the benchmark's decoders do after their setup
+/// (`CODER_PROFILE_TRIM=1`), so that a run starts from the heap a benchmark's process has.
+func trimHeapIfAsked() {
+    guard ProcessInfo.processInfo.environment["CODER_PROFILE_TRIM"] != nil else { return }
+    Thread.sleep(forTimeInterval: 0.3)
+    #if canImport(Glibc)
+    // glibc's `malloc_trim`, which Swift's `Glibc` module does not import; RTLD_DEFAULT is null.
+    guard let symbol = dlsym(nil, "malloc_trim") else { return }
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    #endif
+}
+
 /// Alternates two workloads, `rounds` times each after one warm-up, and prints each one's median and
 /// the median of the per-round ratios (first / second).
 func alternate(_ first: Workload, _ second: Workload, rounds: Int) throws {
@@ -155,7 +171,11 @@ func main() throws {
             print("unknown coder, or its output did not read back: \(coder)")
             exit(2)
         }
+        trimHeapIfAsked()
         let times = try (0..<rounds).map { _ in try workload.time() }
+        if ProcessInfo.processInfo.environment["CODER_PROFILE_TIMES"] != nil {
+            print(times.map { milliseconds($0) }.joined(separator: ", "))
+        }
         print("\(coder) \(cats) cats: median \(milliseconds(median(times))) of \(rounds)")
     case .pairs(let operation, let cats, let rounds):
         guard let direct = Workload("direct-\(operation)", cats: cats),
