@@ -53,7 +53,9 @@ def parse(text):
     name = None
     columns = []
     for line in text.splitlines():
-        heading = re.match(r"^#{2,4}\s+(\S+\.(?:parse|write|encode|decode)(?:Archivable(?:Codable)?)?/\S+)\s*$", line)
+        heading = re.match(
+            r"^#{2,4}\s+(\S+\.(?:parse|write|encode|decode)(?:Archivable(?:Codable|Scaling)?)?/\S+)\s*$", line
+        )
         if heading:
             name = heading.group(1)
             results[name] = {}
@@ -81,6 +83,10 @@ def parse(text):
         elif label.startswith("Malloc (total)"):
             scale = COUNT_SCALES.get(units[-1], 1.0) if len(units) > 1 else 1.0
             results[name]["mallocs"] = p50 * scale
+        elif label.startswith(("directPerMilleOfFloor", "perRecordPerMilleOf1k")):
+            # Interleaved.*: a per-mille ratio per iteration; p0 and p50 of the iterations.
+            results[name]["per_mille"] = p50
+            results[name]["per_mille_min"] = p0
         elif label.startswith("Memory (resident peak)") or label.startswith("Memory Δ (resident peak)"):
             scale = COUNT_SCALES.get(units[-1], 1.0) if len(units) > 1 else 1.0
             key = "peak_bytes" if label.startswith("Memory (") else "peak_delta_bytes"
@@ -328,6 +334,21 @@ def print_direct(results):
         "p0: the same ratio of the fastest samples, which a host's slow phases (lasting minutes, one"
         " benchmark's process at a time) disturb least."
     )
+    interleaved, scalings = [], []
+    for operation in ("encode", "decode"):
+        names = [name for name in results if name.startswith(f"Interleaved.{operation}Archivable/")]
+        for name in sorted(names, key=lambda name: record_count(name.split("/")[-1]) or 0):
+            if "per_mille" in results[name]:
+                interleaved.append(f"{operation}/{name.split('/')[-1]} {results[name]['per_mille'] / 1000:.2f}")
+        scaling = results.get(f"Interleaved.{operation}ArchivableScaling/100k", {})
+        if "per_mille" in scaling:
+            scalings.append(f"{operation} {scaling['per_mille'] / 1000:.2f}")
+    if interleaved or scalings:
+        print("Timed in turns in one process (Interleaved.*, median of the iterations):")
+        if interleaved:
+            print("  direct / floor: " + ", ".join(interleaved))
+        if scalings:
+            print("  per record, 100k against 1k: " + ", ".join(scalings))
     peak = results.get("KeyedArchiving.decodeArchivable/100k", {}).get("peak_bytes")
     if peak:
         print(f"Direct decode of 100k, peak resident: {format_bytes(peak)}")

@@ -188,8 +188,8 @@ extension _ArchiveDecoder {
     /// Decodes a value of a type that reads its own object (not a class, which instances share)
     /// from the object with `uid`, as ``decodeComposite(_:typeInfo:object:uid:at:reentrant:)``
     /// does, with the same checks, but without its dispatch on the type or a cast of the result:
-    /// the caller knows the type as `D`.
-    /// - Parameter typeInfo: `D`'s, with an ``DecodedTypeInfo/objectDecoder``.
+    /// the caller knows the type as `D`. The caller has resolved `uid`, which is not 0.
+    /// - Parameter typeInfo: `D`'s, with ``DecodedTypeInfo/readsObjectDirectly``.
     func decodeDirect<D: ArchiveObjectDecodable>(
         _ type: D.Type,
         typeInfo: DecodedTypeInfo,

@@ -1,0 +1,157 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Benchmark
+import Foundation
+import KeyedArchiving
+
+// Issue 16's comparisons made inside one process, in alternation. On a shared host, slow phases
+// last minutes and fall on one benchmark's process at a time, so the ratio of two benchmarks' p50s
+// moves by up to 2× from run to run; timed in turns, both sides of a ratio see the same phase.
+//
+// - `Interleaved.encodeArchivable/<records>` / `.decodeArchivable/<records>`: each iteration times
+//   the direct path, then `CodableFloor`, on the same `ArchivableCat`s, and records the direct
+//   path's time in per mille of the floor's (`directPerMilleOfFloor`; below 1,000 is faster).
+// - `Interleaved.encodeArchivableScaling/100k` / `.decodeArchivableScaling/100k`: each iteration
+//   times 100 runs of the direct path on 1,000 cats and one on 100,000, and records the cost per
+//   record of the large one in per mille of the small one's (`perRecordPerMilleOf1k`).
+//
+// Each coder is timed on its second run in a row, as the other benchmarks time it after their
+// warm-up: the first takes back the memory its coder keeps between calls (an encoder keeps a
+// large archive's session for a tenth of a second only, less than the floor's encode of 100,000
+// cats takes).
+
+/// The direct path's time in per mille of the floor's, from one alternation.
+let directPerMilleOfFloor = BenchmarkMetric.custom(
+    "directPerMilleOfFloor",
+    polarity: .prefersSmaller,
+    useScalingFactor: false
+)
+
+/// The cost per record of 100,000 cats in per mille of the cost per record of 1,000.
+let perRecordPerMilleOf1k = BenchmarkMetric.custom(
+    "perRecordPerMilleOf1k",
+    polarity: .prefersSmaller,
+    useScalingFactor: false
+)
+
+/// Registers the `Interleaved.*` benchmarks.
+func registerInterleavedBenchmarks() {
+    // (label, records, max seconds, max iterations)
+    let sizes: [(String, Int, Int, Int)] = [("1k", 1_000, 3, 200), ("10k", 10_000, 4, 40), ("100k", 100_000, 8, 12)]
+    for (label, count, seconds, iterations) in sizes {
+        let configuration = Benchmark.Configuration(
+            metrics: [directPerMilleOfFloor],
+            units: [directPerMilleOfFloor: .count],
+            warmupIterations: 1,
+            maxDuration: .seconds(seconds),
+            maxIterations: iterations
+        )
+        Benchmark("Interleaved.encodeArchivable/\(label)", configuration: configuration) { benchmark in
+            let cats = InterleavedInputs.shared.inputs(count).cats
+            let encoder = KeyedArchiveEncoder()
+            let floor = FloorEncoder()
+            let direct = try secondOfTwo { try encoder.encode(cats).count }
+            let floorTime = try secondOfTwo {
+                try floor.encode(cats)
+                return floor.tape.count
+            }
+            benchmark.measurement(directPerMilleOfFloor, perMille(direct, of: floorTime))
+        }
+        Benchmark("Interleaved.decodeArchivable/\(label)", configuration: configuration) { benchmark in
+            let inputs = InterleavedInputs.shared.inputs(count)
+            let bytes = inputs.bytes
+            let decoder = KeyedArchiveDecoder()
+            let floor = FloorDecoder(tape: inputs.tape)
+            let direct = try secondOfTwo { try decoder.decode([ArchivableCat].self, from: bytes).count }
+            let floorTime = try secondOfTwo { try floor.decode([ArchivableCat].self).count }
+            benchmark.measurement(directPerMilleOfFloor, perMille(direct, of: floorTime))
+        }
+    }
+
+    let scalingConfiguration = Benchmark.Configuration(
+        metrics: [perRecordPerMilleOf1k],
+        units: [perRecordPerMilleOf1k: .count],
+        warmupIterations: 1,
+        maxDuration: .seconds(8),
+        maxIterations: 12
+    )
+    Benchmark("Interleaved.encodeArchivableScaling/100k", configuration: scalingConfiguration) { benchmark in
+        let small = InterleavedInputs.shared.inputs(1_000).cats
+        let large = InterleavedInputs.shared.inputs(100_000).cats
+        let encoder = KeyedArchiveEncoder()
+        let smallTime = try medianOf100 { try encoder.encode(small).count }
+        let largeTime = try secondOfTwo { try encoder.encode(large).count }
+        benchmark.measurement(perRecordPerMilleOf1k, perMille(largeTime / 100, of: smallTime))
+    }
+    Benchmark("Interleaved.decodeArchivableScaling/100k", configuration: scalingConfiguration) { benchmark in
+        let small = InterleavedInputs.shared.inputs(1_000).bytes
+        let large = InterleavedInputs.shared.inputs(100_000).bytes
+        let decoder = KeyedArchiveDecoder()
+        let smallTime = try medianOf100 { try decoder.decode([ArchivableCat].self, from: small).count }
+        let largeTime = try secondOfTwo { try decoder.decode([ArchivableCat].self, from: large).count }
+        benchmark.measurement(perRecordPerMilleOf1k, perMille(largeTime / 100, of: smallTime))
+    }
+}
+
+/// The cats of each size, their archive and the floor's tape of them, made once per process.
+private final class InterleavedInputs: @unchecked Sendable {
+    struct Inputs {
+        let cats: [ArchivableCat]
+        let bytes: Data
+        let tape: [FloorToken]
+    }
+
+    static let shared = InterleavedInputs()
+
+    // Benchmarks run one at a time; the lock only guards against the runner changing that.
+    private let lock = NSLock()
+    private var made: [Int: Inputs] = [:]
+
+    func inputs(_ count: Int) -> Inputs {
+        self.lock.withLock {
+            if let inputs = self.made[count] { return inputs }
+            let cats = CatGenerator.cats(count: count).map(ArchivableCat.init)
+            let bytes = try! KeyedArchiveEncoder().encode(cats)
+            let encoder = FloorEncoder()
+            try! encoder.encode(cats)
+            precondition(try! KeyedArchiveDecoder().decode([ArchivableCat].self, from: bytes) == cats)
+            precondition(try! FloorDecoder(tape: encoder.tape).decode([ArchivableCat].self) == cats)
+            let inputs = Inputs(cats: cats, bytes: bytes, tape: encoder.tape)
+            self.made[count] = inputs
+            return inputs
+        }
+    }
+}
+
+/// Runs `body` twice in a row and returns the seconds the second run took.
+private func secondOfTwo(_ body: () throws -> Int) throws -> Double {
+    blackHole(try body())
+    let start = DispatchTime.now().uptimeNanoseconds
+    blackHole(try body())
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Runs `body` 100 times and returns the median of the seconds each run took.
+private func medianOf100(_ body: () throws -> Int) throws -> Double {
+    var times: [Double] = []
+    times.reserveCapacity(100)
+    for _ in 0..<100 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        blackHole(try body())
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return times.sorted()[50]
+}
+
+/// `value` in per mille of `reference`, rounded.
+private func perMille(_ value: Double, of reference: Double) -> Int {
+    Int((1_000 * value / reference).rounded())
+}
