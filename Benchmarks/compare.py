@@ -83,10 +83,10 @@ def parse(text):
         elif label.startswith("Malloc (total)"):
             scale = COUNT_SCALES.get(units[-1], 1.0) if len(units) > 1 else 1.0
             results[name]["mallocs"] = p50 * scale
-        elif label.startswith(("directPerMilleOfFloor", "perRecordPerMilleOf1k")):
-            # Interleaved.*: a per-mille ratio per iteration; p0 and p50 of the iterations.
-            results[name]["per_mille"] = p50
-            results[name]["per_mille_min"] = p0
+        elif label.startswith(("directPerMilleOfFloor", "perRecordPerMilleOf1k", "plistPerMilleOf", "jsonPerMilleOf")):
+            # Interleaved.*: per-mille ratios, one per iteration; the p50 of the iterations.
+            metric = label.split()[0]
+            results[name][metric] = p50
         elif label.startswith("Memory (resident peak)") or label.startswith("Memory Δ (resident peak)"):
             scale = COUNT_SCALES.get(units[-1], 1.0) if len(units) > 1 else 1.0
             key = "peak_bytes" if label.startswith("Memory (") else "peak_delta_bytes"
@@ -334,25 +334,43 @@ def print_direct(results):
         "p0: the same ratio of the fastest samples, which a host's slow phases (lasting minutes, one"
         " benchmark's process at a time) disturb least."
     )
-    interleaved, scalings = [], []
-    for operation in ("encode", "decode"):
-        names = [name for name in results if name.startswith(f"Interleaved.{operation}Archivable/")]
-        for name in sorted(names, key=lambda name: record_count(name.split("/")[-1]) or 0):
-            if "per_mille" in results[name]:
-                interleaved.append(f"{operation}/{name.split('/')[-1]} {results[name]['per_mille'] / 1000:.2f}")
-        scaling = results.get(f"Interleaved.{operation}ArchivableScaling/100k", {})
-        if "per_mille" in scaling:
-            scalings.append(f"{operation} {scaling['per_mille'] / 1000:.2f}")
-    if interleaved or scalings:
-        print("Timed in turns in one process (Interleaved.*, median of the iterations):")
-        if interleaved:
-            print("  direct / floor: " + ", ".join(interleaved))
-        if scalings:
-            print("  per record, 100k against 1k: " + ", ".join(scalings))
     peak = results.get("KeyedArchiving.decodeArchivable/100k", {}).get("peak_bytes")
     if peak:
         print(f"Direct decode of 100k, peak resident: {format_bytes(peak)}")
     return True
+
+
+def print_interleaved(results):
+    """The `Interleaved.*` benchmarks: the direct path against the floor and Foundation's coders,
+    and 100k against 1k, timed in turns in one process. Returns False when the input has none."""
+    interleaved = []
+    for operation in ("encode", "decode"):
+        names = [name for name in results if name.startswith(f"Interleaved.{operation}Archivable/")]
+        for name in sorted(names, key=lambda name: record_count(name.split("/")[-1]) or 0):
+            measured = results[name]
+            if "directPerMilleOfFloor" not in measured:
+                continue
+            interleaved.append(
+                (
+                    f"{operation}/{name.split('/')[-1]}",
+                    f"{measured['directPerMilleOfFloor'] / 1000:.2f}",
+                    *(
+                        f"{measured[metric] / 1000:.1f}×" if metric in measured else "–"
+                        for metric in ("plistPerMilleOfDirect", "jsonPerMilleOfDirect")
+                    ),
+                )
+            )
+    if interleaved:
+        print("Timed in turns in one process (Interleaved.*; median of the iterations' ratios):\n")
+        print_table(("operation/records", "direct / floor", "plist speedup", "JSON speedup"), interleaved)
+    scalings = []
+    for operation in ("encode", "decode"):
+        scaling = results.get(f"Interleaved.{operation}ArchivableScaling/100k", {})
+        if "perRecordPerMilleOf1k" in scaling:
+            scalings.append(f"{operation} {scaling['perRecordPerMilleOf1k'] / 1000:.2f}")
+    if scalings:
+        print("\nPer record, 100k against 1k, timed in turns (target ≤ 1.2): " + ", ".join(scalings))
+    return bool(interleaved or scalings)
 
 
 def main():
@@ -366,9 +384,10 @@ def main():
             if "mallocs" in counted.get(name, {}):
                 result["mallocs"] = counted[name]["mallocs"]
     printed_coders = print_coders(results)
-    if print_direct(results):
-        print()
-        printed_coders = True
+    for printer in (print_direct, print_interleaved):
+        if printer(results):
+            print()
+            printed_coders = True
     rows = []
     for name in sorted(results):
         if not name.startswith("PropertyLists."):

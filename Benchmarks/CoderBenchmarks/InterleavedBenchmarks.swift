@@ -17,8 +17,10 @@ import KeyedArchiving
 // moves by up to 2× from run to run; timed in turns, both sides of a ratio see the same phase.
 //
 // - `Interleaved.encodeArchivable/<records>` / `.decodeArchivable/<records>`: each iteration times
-//   the direct path, then `CodableFloor`, on the same `ArchivableCat`s, and records the direct
-//   path's time in per mille of the floor's (`directPerMilleOfFloor`; below 1,000 is faster).
+//   the direct path, `CodableFloor`, then Foundation's property list (binary) and JSON coders, on
+//   the same `ArchivableCat`s, and records the direct path's time in per mille of the floor's
+//   (`directPerMilleOfFloor`; below 1,000 is faster), and Foundation's coders' times in per mille
+//   of the direct path's (`plistPerMilleOfDirect`, `jsonPerMilleOfDirect`: 10,000 is 10×).
 // - `Interleaved.encodeArchivableScaling/100k` / `.decodeArchivableScaling/100k`: each iteration
 //   times 100 runs of the direct path on 1,000 cats and one on 100,000, and records the cost per
 //   record of the large one in per mille of the small one's (`perRecordPerMilleOf1k`).
@@ -35,6 +37,20 @@ let directPerMilleOfFloor = BenchmarkMetric.custom(
     useScalingFactor: false
 )
 
+/// `PropertyListEncoder`'s or `PropertyListDecoder`'s time in per mille of the direct path's.
+let plistPerMilleOfDirect = BenchmarkMetric.custom(
+    "plistPerMilleOfDirect",
+    polarity: .prefersLarger,
+    useScalingFactor: false
+)
+
+/// `JSONEncoder`'s or `JSONDecoder`'s time in per mille of the direct path's.
+let jsonPerMilleOfDirect = BenchmarkMetric.custom(
+    "jsonPerMilleOfDirect",
+    polarity: .prefersLarger,
+    useScalingFactor: false
+)
+
 /// The cost per record of 100,000 cats in per mille of the cost per record of 1,000.
 let perRecordPerMilleOf1k = BenchmarkMetric.custom(
     "perRecordPerMilleOf1k",
@@ -44,12 +60,14 @@ let perRecordPerMilleOf1k = BenchmarkMetric.custom(
 
 /// Registers the `Interleaved.*` benchmarks.
 func registerInterleavedBenchmarks() {
-    // (label, records, max seconds, max iterations)
-    let sizes: [(String, Int, Int, Int)] = [("1k", 1_000, 3, 200), ("10k", 10_000, 4, 40), ("100k", 100_000, 8, 12)]
+    // (label, records, max seconds, max iterations): an iteration at 100k takes about 4 s, most of
+    // it Foundation's coders'.
+    let sizes: [(String, Int, Int, Int)] = [("1k", 1_000, 3, 200), ("10k", 10_000, 5, 40), ("100k", 100_000, 16, 5)]
+    let metrics = [directPerMilleOfFloor, plistPerMilleOfDirect, jsonPerMilleOfDirect]
     for (label, count, seconds, iterations) in sizes {
         let configuration = Benchmark.Configuration(
-            metrics: [directPerMilleOfFloor],
-            units: [directPerMilleOfFloor: .count],
+            metrics: metrics,
+            units: [directPerMilleOfFloor: .count, plistPerMilleOfDirect: .count, jsonPerMilleOfDirect: .count],
             warmupIterations: 1,
             maxDuration: .seconds(seconds),
             maxIterations: iterations
@@ -58,21 +76,33 @@ func registerInterleavedBenchmarks() {
             let cats = InterleavedInputs.shared.inputs(count).cats
             let encoder = KeyedArchiveEncoder()
             let floor = FloorEncoder()
+            let plistEncoder = PropertyListEncoder()
+            plistEncoder.outputFormat = .binary
+            let jsonEncoder = JSONEncoder()
             let direct = try secondOfTwo { try encoder.encode(cats).count }
             let floorTime = try secondOfTwo {
                 try floor.encode(cats)
                 return floor.tape.count
             }
+            let plist = try timed { try plistEncoder.encode(cats).count }
+            let json = try timed { try jsonEncoder.encode(cats).count }
             benchmark.measurement(directPerMilleOfFloor, perMille(direct, of: floorTime))
+            benchmark.measurement(plistPerMilleOfDirect, perMille(plist, of: direct))
+            benchmark.measurement(jsonPerMilleOfDirect, perMille(json, of: direct))
         }
         Benchmark("Interleaved.decodeArchivable/\(label)", configuration: configuration) { benchmark in
             let inputs = InterleavedInputs.shared.inputs(count)
-            let bytes = inputs.bytes
             let decoder = KeyedArchiveDecoder()
             let floor = FloorDecoder(tape: inputs.tape)
-            let direct = try secondOfTwo { try decoder.decode([ArchivableCat].self, from: bytes).count }
+            let plistDecoder = PropertyListDecoder()
+            let jsonDecoder = JSONDecoder()
+            let direct = try secondOfTwo { try decoder.decode([ArchivableCat].self, from: inputs.bytes).count }
             let floorTime = try secondOfTwo { try floor.decode([ArchivableCat].self).count }
+            let plist = try timed { try plistDecoder.decode([ArchivableCat].self, from: inputs.plistBytes).count }
+            let json = try timed { try jsonDecoder.decode([ArchivableCat].self, from: inputs.jsonBytes).count }
             benchmark.measurement(directPerMilleOfFloor, perMille(direct, of: floorTime))
+            benchmark.measurement(plistPerMilleOfDirect, perMille(plist, of: direct))
+            benchmark.measurement(jsonPerMilleOfDirect, perMille(json, of: direct))
         }
     }
 
@@ -107,6 +137,8 @@ private final class InterleavedInputs: @unchecked Sendable {
         let cats: [ArchivableCat]
         let bytes: Data
         let tape: [FloorToken]
+        let plistBytes: Data
+        let jsonBytes: Data
     }
 
     static let shared = InterleavedInputs()
@@ -124,7 +156,19 @@ private final class InterleavedInputs: @unchecked Sendable {
             try! encoder.encode(cats)
             precondition(try! KeyedArchiveDecoder().decode([ArchivableCat].self, from: bytes) == cats)
             precondition(try! FloorDecoder(tape: encoder.tape).decode([ArchivableCat].self) == cats)
-            let inputs = Inputs(cats: cats, bytes: bytes, tape: encoder.tape)
+            let plistEncoder = PropertyListEncoder()
+            plistEncoder.outputFormat = .binary
+            let plistBytes = try! plistEncoder.encode(cats)
+            let jsonBytes = try! JSONEncoder().encode(cats)
+            precondition(try! PropertyListDecoder().decode([ArchivableCat].self, from: plistBytes) == cats)
+            precondition(try! JSONDecoder().decode([ArchivableCat].self, from: jsonBytes) == cats)
+            let inputs = Inputs(
+                cats: cats,
+                bytes: bytes,
+                tape: encoder.tape,
+                plistBytes: plistBytes,
+                jsonBytes: jsonBytes
+            )
             self.made[count] = inputs
             return inputs
         }
@@ -134,6 +178,11 @@ private final class InterleavedInputs: @unchecked Sendable {
 /// Runs `body` twice in a row and returns the seconds the second run took.
 private func secondOfTwo(_ body: () throws -> Int) throws -> Double {
     blackHole(try body())
+    return try timed(body)
+}
+
+/// Runs `body` once and returns the seconds it took.
+private func timed(_ body: () throws -> Int) throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     blackHole(try body())
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
