@@ -33,6 +33,8 @@ import Glibc
 //   the generated direct conformance (issue 16); `KeyedArchiving.encodeArchivableCodable` /
 //   `.decodeArchivableCodable` force the generated `Codable` one (`directArchiving = .disabled`),
 //   to the same archive.
+// - `Interleaved.*`: the direct path against the floor and Foundation's coders, and 100k against
+//   1k, timed in turns inside one process (InterleavedBenchmarks.swift).
 // - `NSKeyedArchiver` / `NSKeyedUnarchiver`: the `NSCoding` twins `CatNS` / `PlaceNS` in an `NSArray`.
 //   swift-corelibs-foundation's archiver is quadratic in the number of objects (seconds for 1,000
 //   cats), so these run at 100 and 1k records only.

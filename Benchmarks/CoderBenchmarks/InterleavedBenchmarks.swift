@@ -70,7 +70,9 @@ func registerInterleavedBenchmarks() {
             units: [directPerMilleOfFloor: .count, plistPerMilleOfDirect: .count, jsonPerMilleOfDirect: .count],
             warmupIterations: 1,
             maxDuration: .seconds(seconds),
-            maxIterations: iterations
+            maxIterations: iterations,
+            // Their metrics are ratios; the malloc thresholds of the other benchmarks do not apply.
+            thresholds: [:]
         )
         Benchmark("Interleaved.encodeArchivable/\(label)", configuration: configuration) { benchmark in
             let cats = InterleavedInputs.shared.inputs(count).cats
@@ -111,7 +113,8 @@ func registerInterleavedBenchmarks() {
         units: [perRecordPerMilleOf1k: .count],
         warmupIterations: 1,
         maxDuration: .seconds(8),
-        maxIterations: 12
+        maxIterations: 12,
+        thresholds: [:]
     )
     Benchmark("Interleaved.encodeArchivableScaling/100k", configuration: scalingConfiguration) { benchmark in
         let small = InterleavedInputs.shared.inputs(1_000).cats
