@@ -12,10 +12,6 @@ import Benchmark
 import Foundation
 import KeyedArchiving
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // Our Codable coders against Foundation's, on the same `[Cat]`, in one run.
 //
 // Names are "<Impl>.<operation>/<records>":
@@ -478,20 +474,6 @@ private func printEncodedSizes() {
         }
         print(line)
     }
-}
-
-/// glibc's `malloc_trim(0)`, which Swift's `Glibc` module does not import (it is declared in
-/// `<malloc.h>`): gives the free pages of the heap back to the system. It first waits for the
-/// tables `KeyedArchiveEncoder` keeps after a large archive, which it lets go after a tenth of a
-/// second.
-private func releaseFreedMemory() {
-    Thread.sleep(forTimeInterval: 0.3)
-    #if canImport(Glibc)
-    // RTLD_DEFAULT is a null handle in glibc.
-    guard let symbol = dlsym(nil, "malloc_trim") else { return }
-    typealias MallocTrim = @convention(c) (Int) -> Int32
-    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-    #endif
 }
 
 /// `KeyedArchiveEncoder` on the `Codable` path, whatever conformances the type has.

@@ -11,13 +11,9 @@
 import Foundation
 import KeyedArchiving
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-// A small driver for profiling the coders on the benchmark's cats (`CatModel.swift` and
-// `CodableFloor.swift` are the benchmark's own files, linked here, so both compile in one module
-// as they do in `CoderBenchmarks`). It is not a benchmark: it runs one coder a given number of
+// A small driver for profiling the coders on the benchmark's cats (`CatModel.swift`,
+// `CodableFloor.swift` and `ReleaseFreedMemory.swift` are the benchmark's own files, linked here,
+// so that they compile in one module as they do in `CoderBenchmarks`). It is not a benchmark: it runs one coder a given number of
 // times, for `valgrind`/`perf` (run it with 1 and with 3 rounds and difference the counts), or
 // alternates two coders in one process, which a noisy host disturbs alike.
 //
@@ -121,13 +117,7 @@ func milliseconds(_ seconds: Double) -> String {
 /// (`CODER_PROFILE_TRIM=1`), so that a run starts from the heap a benchmark's process has.
 func trimHeapIfAsked() {
     guard ProcessInfo.processInfo.environment["CODER_PROFILE_TRIM"] != nil else { return }
-    Thread.sleep(forTimeInterval: 0.3)
-    #if canImport(Glibc)
-    // glibc's `malloc_trim`, which Swift's `Glibc` module does not import; RTLD_DEFAULT is null.
-    guard let symbol = dlsym(nil, "malloc_trim") else { return }
-    typealias MallocTrim = @convention(c) (Int) -> Int32
-    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-    #endif
+    releaseFreedMemory()
 }
 
 /// Alternates two workloads, `rounds` times each after one warm-up, and prints each one's median and
