@@ -1,0 +1,1 @@
+../KeyedArchivingTests/DirectCatModel.swift

@@ -1,0 +1,103 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import AllocationCounter
+import Foundation
+import KeyedArchiving
+
+// CI's gate on the coders' allocations (`.ci/run`, release build): encoding and decoding 1,000 of
+// the benchmark's cats (`DirectCatModel.swift`, the shape `@Archivable` generates, linked from
+// KeyedArchivingTests) on the direct path and on the `Codable` path, each counted by
+// `AllocationCounter` on its second run (the first builds what an encoder keeps between calls).
+// The counts are exact and the same on every run of a build; a debug build makes many more, so
+// only a release build is gated. A count above its budget fails, and so does one below 90% of it,
+// so that the budget follows an improvement down. Measured at the budgets' commit: 18, 834, 1,758
+// and 4,291 allocations (direct encode and decode, `Codable` encode and decode). `Benchmarks/thresholds.sh` gates the benchmarks'
+// counts the same way, in a build that CI does not make (it needs swift-syntax in release).
+//
+//   swift build -c release --product allocation-budget && .build/release/allocation-budget
+
+/// The allocations `body` makes on this thread, on its second run.
+func allocations(_ body: () throws -> Void) rethrows -> Int {
+    try body()
+    allocation_counter_start()
+    defer { _ = allocation_counter_stop() }
+    try body()
+    return allocation_counter_stop()
+}
+
+/// One gated count: what is measured, and its budget for 1,000 cats.
+struct Budget {
+    let name: String
+    let budget: Int
+    let measure: () throws -> Int
+}
+
+func budgets() throws -> [Budget] {
+    let cats = DirectCatGenerator.cats(count: 1_000, seed: 7)
+    var result: [Budget] = []
+    for (path, mode, encodeBudget, decodeBudget) in [
+        ("direct", DirectArchiving.enabled, 20, 860),
+        ("Codable", DirectArchiving.disabled, 1_810, 4_420),
+    ] {
+        var encoder = KeyedArchiveEncoder()
+        encoder.directArchiving = mode
+        var decoder = KeyedArchiveDecoder()
+        decoder.directArchiving = mode
+        let data = try encoder.encode(cats)
+        guard try decoder.decode([DirectCat].self, from: data) == cats else {
+            throw BudgetError(reason: "the \(path) path does not read its cats back")
+        }
+        result.append(
+            Budget(name: "encode, \(path) path", budget: encodeBudget) {
+                try allocations { _ = try encoder.encode(cats) }
+            }
+        )
+        result.append(
+            Budget(name: "decode, \(path) path", budget: decodeBudget) {
+                try allocations { _ = try decoder.decode([DirectCat].self, from: data) }
+            }
+        )
+    }
+    return result
+}
+
+struct BudgetError: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { self.reason }
+}
+
+func main() throws {
+    guard allocation_counter_is_available() != 0 else {
+        print("allocation-budget: allocations are counted with glibc only; nothing checked")
+        return
+    }
+    var failures = 0
+    for budget in try budgets() {
+        let count = try budget.measure()
+        let verdict: String
+        if count > budget.budget {
+            verdict = "OVER the budget of \(budget.budget)"
+            failures += 1
+        } else if count * 10 < budget.budget * 9 {
+            verdict = "below 90% of the budget of \(budget.budget): lower the budget"
+            failures += 1
+        } else {
+            verdict = "within the budget of \(budget.budget)"
+        }
+        print("allocation-budget: \(budget.name): \(count) allocations for 1,000 cats, \(verdict)")
+    }
+    if failures > 0 {
+        print("allocation-budget: \(failures) budget(s) not kept (Tests/AllocationBudget/main.swift)")
+        exit(1)
+    }
+}
+
+try main()
