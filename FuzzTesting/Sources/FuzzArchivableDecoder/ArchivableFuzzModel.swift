@@ -32,6 +32,9 @@ struct ArchivableFuzzModel: Equatable {
     @ArchiveFallback var mood: Mood = .calm
     var events: [Event] = []
     var page = Page<Int>(items: [])
+    /// Nested values read directly: an array of them, and one without an initial value.
+    var shelf: [Page<Int>] = []
+    var cover: Page<String>?
     var owner: Owner?
     var friend: Owner?
     var created = Date(timeIntervalSinceReferenceDate: 0)
@@ -40,6 +43,7 @@ struct ArchivableFuzzModel: Equatable {
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.count == rhs.count && lhs.nickname == rhs.nickname && lhs.motto == rhs.motto
             && lhs.tags == rhs.tags && lhs.mood == rhs.mood && lhs.events == rhs.events && lhs.page == rhs.page
+            && lhs.shelf == rhs.shelf && lhs.cover == rhs.cover
             && lhs.owner?.name == rhs.owner?.name && lhs.friend?.name == rhs.friend?.name
             && lhs.created == rhs.created
     }
@@ -123,6 +127,8 @@ extension ArchivableFuzzModel {
                 mood: .playful,
                 events: [.fed(grams: 40, by: nil), .slept(1, 2), .purred],
                 page: Page(items: [1, 2], next: 2),
+                shelf: [Page(items: [3], next: nil), Page(items: [], next: 1)],
+                cover: Page(items: ["front"], next: nil),
                 owner: owner,
                 friend: owner,
                 created: Date(timeIntervalSinceReferenceDate: 700_000_000)
