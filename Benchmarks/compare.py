@@ -260,8 +260,8 @@ def print_direct(results):
     smallest. Returns False when the input has no direct-path results."""
     rows = []
     per_record = {}
+    rivals = {"encode": ("PropertyListEncoder", "JSONEncoder"), "decode": ("PropertyListDecoder", "JSONDecoder")}
     for operation in ("encode", "decode"):
-        rivals = {"encode": ("PropertyListEncoder", "JSONEncoder"), "decode": ("PropertyListDecoder", "JSONDecoder")}
         names = [name for name in results if name.startswith(f"KeyedArchiving.{operation}Archivable/")]
         for name in sorted(names, key=lambda name: record_count(name.split("/")[-1]) or 0):
             size = name.split("/")[-1]

@@ -505,7 +505,7 @@ private func unarchiveCats(_ bytes: Data) -> NSArray {
 }
 
 /// Builds a value on first use and keeps it for the rest of the process.
-private final class Lazy<Value>: @unchecked Sendable {
+final class Lazy<Value>: @unchecked Sendable {
     // Benchmarks run one at a time, so the lock only guards against the runner changing that.
     private let lock = NSLock()
     private let make: () -> Value

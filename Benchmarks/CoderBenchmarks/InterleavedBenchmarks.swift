@@ -64,7 +64,9 @@ func registerInterleavedBenchmarks() {
     // it Foundation's coders'.
     let sizes: [(String, Int, Int, Int)] = [("1k", 1_000, 3, 200), ("10k", 10_000, 5, 40), ("100k", 100_000, 16, 5)]
     let metrics = [directPerMilleOfFloor, plistPerMilleOfDirect, jsonPerMilleOfDirect]
-    for (label, count, seconds, iterations) in sizes {
+    // Made on first use, once per process (each benchmark runs in a process of its own).
+    let inputs = sizes.map { size in Lazy { InterleavedInputs(count: size.1) } }
+    for ((label, _, seconds, iterations), sized) in zip(sizes, inputs) {
         let configuration = Benchmark.Configuration(
             metrics: metrics,
             units: [directPerMilleOfFloor: .count, plistPerMilleOfDirect: .count, jsonPerMilleOfDirect: .count],
@@ -75,7 +77,7 @@ func registerInterleavedBenchmarks() {
             thresholds: [:]
         )
         Benchmark("Interleaved.encodeArchivable/\(label)", configuration: configuration) { benchmark in
-            let cats = InterleavedInputs.shared.inputs(count).cats
+            let cats = sized.value.cats
             let encoder = KeyedArchiveEncoder()
             let floor = FloorEncoder()
             let plistEncoder = PropertyListEncoder()
@@ -93,7 +95,7 @@ func registerInterleavedBenchmarks() {
             benchmark.measurement(jsonPerMilleOfDirect, perMille(json, of: direct))
         }
         Benchmark("Interleaved.decodeArchivable/\(label)", configuration: configuration) { benchmark in
-            let inputs = InterleavedInputs.shared.inputs(count)
+            let inputs = sized.value
             let decoder = KeyedArchiveDecoder()
             let floor = FloorDecoder(tape: inputs.tape)
             let plistDecoder = PropertyListDecoder()
@@ -108,6 +110,8 @@ func registerInterleavedBenchmarks() {
         }
     }
 
+    // 1k and 100k cats.
+    let (small, large) = (inputs[0], inputs[2])
     let scalingConfiguration = Benchmark.Configuration(
         metrics: [perRecordPerMilleOf1k],
         units: [perRecordPerMilleOf1k: .count],
@@ -117,64 +121,48 @@ func registerInterleavedBenchmarks() {
         thresholds: [:]
     )
     Benchmark("Interleaved.encodeArchivableScaling/100k", configuration: scalingConfiguration) { benchmark in
-        let small = InterleavedInputs.shared.inputs(1_000).cats
-        let large = InterleavedInputs.shared.inputs(100_000).cats
+        let (smallCats, largeCats) = (small.value.cats, large.value.cats)
         let encoder = KeyedArchiveEncoder()
-        let smallTime = try medianOf100 { try encoder.encode(small).count }
-        let largeTime = try secondOfTwo { try encoder.encode(large).count }
+        let smallTime = try medianOf100 { try encoder.encode(smallCats).count }
+        let largeTime = try secondOfTwo { try encoder.encode(largeCats).count }
         benchmark.measurement(perRecordPerMilleOf1k, perMille(largeTime / 100, of: smallTime))
     }
     Benchmark("Interleaved.decodeArchivableScaling/100k", configuration: scalingConfiguration) { benchmark in
-        let small = InterleavedInputs.shared.inputs(1_000).bytes
-        let large = InterleavedInputs.shared.inputs(100_000).bytes
+        let (smallBytes, largeBytes) = (small.value.bytes, large.value.bytes)
         let decoder = KeyedArchiveDecoder()
-        let smallTime = try medianOf100 { try decoder.decode([ArchivableCat].self, from: small).count }
-        let largeTime = try secondOfTwo { try decoder.decode([ArchivableCat].self, from: large).count }
+        let smallTime = try medianOf100 { try decoder.decode([ArchivableCat].self, from: smallBytes).count }
+        let largeTime = try secondOfTwo { try decoder.decode([ArchivableCat].self, from: largeBytes).count }
         benchmark.measurement(perRecordPerMilleOf1k, perMille(largeTime / 100, of: smallTime))
     }
 }
 
-/// The cats of each size, their archive and the floor's tape of them, made once per process.
-private final class InterleavedInputs: @unchecked Sendable {
-    struct Inputs {
-        let cats: [ArchivableCat]
-        let bytes: Data
-        let tape: [FloorToken]
-        let plistBytes: Data
-        let jsonBytes: Data
-    }
+/// The cats of one size, their archive, the floor's tape of them and Foundation's encodings, each
+/// checked to read back.
+private struct InterleavedInputs {
+    let cats: [ArchivableCat]
+    let bytes: Data
+    let tape: [FloorToken]
+    let plistBytes: Data
+    let jsonBytes: Data
 
-    static let shared = InterleavedInputs()
-
-    // Benchmarks run one at a time; the lock only guards against the runner changing that.
-    private let lock = NSLock()
-    private var made: [Int: Inputs] = [:]
-
-    func inputs(_ count: Int) -> Inputs {
-        self.lock.withLock {
-            if let inputs = self.made[count] { return inputs }
-            let cats = CatGenerator.cats(count: count).map(ArchivableCat.init)
-            let bytes = try! KeyedArchiveEncoder().encode(cats)
-            let encoder = FloorEncoder()
-            try! encoder.encode(cats)
-            precondition(try! KeyedArchiveDecoder().decode([ArchivableCat].self, from: bytes) == cats)
-            precondition(try! FloorDecoder(tape: encoder.tape).decode([ArchivableCat].self) == cats)
-            let plistEncoder = PropertyListEncoder()
-            plistEncoder.outputFormat = .binary
-            let plistBytes = try! plistEncoder.encode(cats)
-            let jsonBytes = try! JSONEncoder().encode(cats)
-            precondition(try! PropertyListDecoder().decode([ArchivableCat].self, from: plistBytes) == cats)
-            precondition(try! JSONDecoder().decode([ArchivableCat].self, from: jsonBytes) == cats)
-            let inputs = Inputs(
-                cats: cats,
-                bytes: bytes,
-                tape: encoder.tape,
-                plistBytes: plistBytes,
-                jsonBytes: jsonBytes
-            )
-            self.made[count] = inputs
-            return inputs
-        }
+    init(count: Int) {
+        let cats = CatGenerator.cats(count: count).map(ArchivableCat.init)
+        let bytes = try! KeyedArchiveEncoder().encode(cats)
+        let encoder = FloorEncoder()
+        try! encoder.encode(cats)
+        let plistEncoder = PropertyListEncoder()
+        plistEncoder.outputFormat = .binary
+        let plistBytes = try! plistEncoder.encode(cats)
+        let jsonBytes = try! JSONEncoder().encode(cats)
+        precondition(try! KeyedArchiveDecoder().decode([ArchivableCat].self, from: bytes) == cats)
+        precondition(try! FloorDecoder(tape: encoder.tape).decode([ArchivableCat].self) == cats)
+        precondition(try! PropertyListDecoder().decode([ArchivableCat].self, from: plistBytes) == cats)
+        precondition(try! JSONDecoder().decode([ArchivableCat].self, from: jsonBytes) == cats)
+        self.cats = cats
+        self.bytes = bytes
+        self.tape = encoder.tape
+        self.plistBytes = plistBytes
+        self.jsonBytes = jsonBytes
     }
 }
 

@@ -199,6 +199,8 @@ extension _ArchiveDecoder {
     ) throws -> D {
         try self.checkDeclaredClass(type, typeInfo: typeInfo, object: object, uid: uid, at: position)
         let node = try self.nestedNode(object: object, uid: uid, marking: uid, at: position)
+        // The same swap as `decodeComposite`'s, written out: sharing it through a closure cost
+        // `decodeComposite` generic metadata lookups on every value.
         self.session.begin(uid)
         var otherObject = object
         var otherUID: UID? = uid

@@ -76,11 +76,7 @@ extension ArchiveObjectReader {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode<T: ArchiveRawValueCodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
         let reference = self.reference(at: index)
-        // Read from its raw string, without the general path's coding path node: its decoder is
-        // made only for a string none of its cases has.
-        if reference >= 0, self.withCoder({ $0.quickRawValueType(type) != nil }),
-            let (raw, object, uid) = self.withCoder({ $0.quickRawString(at: reference, depth: self.node.depth + 1) })
-        {
+        if let (_, raw, object, uid) = self.quickRawValue(of: type, reference: reference) {
             return try T(archiveRawValue: raw, decoder: self.valueDecoder(at: index, object: object, uid: uid))
         }
         return try self.decodeValue(type, at: index, reference: reference)
@@ -111,7 +107,18 @@ extension _ArchiveDecoder {
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> D {
-        let typeInfo = self.session.typeInfo(type)
+        try self.decodeObject(type, typeInfo: self.session.typeInfo(type), object: object, uid: uid, at: position)
+    }
+
+    /// ``decodeObject(_:object:uid:at:)`` with `D`'s type info, looked up by the caller.
+    @inline(__always)
+    func decodeObject<D: ArchiveObjectDecodable>(
+        _ type: D.Type,
+        typeInfo: DecodedTypeInfo,
+        object: InPlaceValue,
+        uid: UID?,
+        at position: ArchiveDecodingPosition
+    ) throws -> D {
         guard let uid, uid.rawValue != 0, typeInfo.readsObjectDirectly else {
             return try self.decode(type, object: object, uid: uid, at: position, reentrant: false)
         }
@@ -121,7 +128,7 @@ extension _ArchiveDecoder {
 
 extension ArchiveObjectDecodable {
     /// Decodes the decoder's current array or set object as `A`, an array of this type, each
-    /// element through ``_ArchiveDecoder/decodeDirect(_:typeInfo:object:uid:at:)``: the type is
+    /// element through ``_ArchiveDecoder/decodeObject(_:typeInfo:object:uid:at:)``: the type is
     /// looked up once for the array, not for each element, and no element is cast.
     /// - Parameter typeInfo: This type's, with ``DecodedTypeInfo/readsObjectDirectly``.
     static func decodeArchiveArray<A>(
@@ -140,21 +147,10 @@ extension ArchiveObjectDecodable {
                     key: ArchiveDecodingIndexKey(index),
                     owner: owner
                 )
-                let stored = try decoder.storedElement(at: index, of: elements)
-                guard case .uid(let uid) = stored, uid.rawValue != 0 else {
-                    buffer.initializeElement(at: index, to: try decoder.decode(Self.self, stored: stored, at: position))
-                    initializedCount = index &+ 1
-                    continue
-                }
+                let (object, uid) = try decoder.resolve(decoder.storedElement(at: index, of: elements), at: position)
                 buffer.initializeElement(
                     at: index,
-                    to: try decoder.decodeDirect(
-                        Self.self,
-                        typeInfo: typeInfo,
-                        object: decoder.object(at: uid, at: position),
-                        uid: uid,
-                        at: position
-                    )
+                    to: try decoder.decodeObject(Self.self, typeInfo: typeInfo, object: object, uid: uid, at: position)
                 )
                 initializedCount = index &+ 1
             }

@@ -234,11 +234,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
         let reference = self.reference(at: index)
-        // An enum read from its raw string, without the general path's coding path node: its
-        // decoder is made only for a string none of its cases has.
-        if reference >= 0, let rawValueType = self.withCoder({ $0.quickRawValueType(type) }),
-            let (raw, object, uid) = self.withCoder({ $0.quickRawString(at: reference, depth: self.node.depth + 1) })
-        {
+        if let (rawValueType, raw, object, uid) = self.quickRawValue(of: type, reference: reference) {
             return try rawValueType.decodeArchiveRawValue(
                 raw,
                 as: type,
@@ -246,6 +242,21 @@ public struct ArchiveObjectReader: ~Copyable {
             )
         }
         return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// The raw string stored at a key, with its object, when `type` is an enum read from its raw
+    /// string that declares no class names and the key holds a string object that passes the
+    /// checks a composite value gets: such an enum needs no coding path node, and its decoder is
+    /// made only for a string none of its cases has. Otherwise `nil`.
+    @inline(__always)
+    func quickRawValue<T: Decodable>(
+        of type: T.Type,
+        reference: Int
+    ) -> (type: any ArchiveRawValueCodable.Type, raw: String, object: InPlaceValue, uid: UID)? {
+        guard reference >= 0, let rawValueType = self.withCoder({ $0.quickRawValueType(type) }),
+            let (raw, object, uid) = self.withCoder({ $0.quickRawString(at: reference, depth: self.node.depth + 1) })
+        else { return nil }
+        return (rawValueType, raw, object, uid)
     }
 
     /// A decoder of the value at a key, positioned as the general path positions its own.
