@@ -158,14 +158,21 @@ public struct KeyedArchive: Hashable, Sendable {
     /// - Throws: ``KeyedArchiveError/Code/invalidReference`` if the UID is not an index of ``objects``.
     @inlinable
     public func object(for uid: UID) throws(KeyedArchiveError) -> PropertyListValue {
-        guard uid.rawValue < UInt64(self.objects.count) else {
+        self.objects[try self.objectIndex(for: uid)]
+    }
+
+    /// The index in ``objects`` of the object a UID refers to.
+    /// - Throws: ``KeyedArchiveError/Code/invalidReference`` if the UID is not an index of ``objects``.
+    @inlinable
+    package func objectIndex(for uid: UID) throws(KeyedArchiveError) -> Int {
+        guard let index = uid.index(below: self.objects.count) else {
             throw KeyedArchiveError(
                 .invalidReference,
                 uid: uid,
                 reason: "UID \(uid.rawValue) is not below the object count \(self.objects.count)"
             )
         }
-        return self.objects[Int(uid.rawValue)]
+        return index
     }
 
     /// The class of an object dictionary, or `nil` for objects stored as plain property list values

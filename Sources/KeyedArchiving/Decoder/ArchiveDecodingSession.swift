@@ -165,18 +165,16 @@ internal final class ArchiveDecodingSession {
     /// The object a UID refers to, or `nil` if the UID is out of range.
     @inline(__always)
     func object(at uid: UID) throws(KeyedArchiveError) -> InPlaceValue? {
-        guard uid.rawValue < UInt64(self.objectTable.count) else { return nil }
-        return try self.read(self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue)))
+        guard let index = uid.index(below: self.objectTable.count) else { return nil }
+        return try self.read(self.reader.element(of: self.objectTable, at: index))
     }
 
     /// The region of the short ASCII string object a UID refers to, read without the general path;
     /// `nil` for any other object, which ``object(at:)`` then reads and checks.
     @inline(__always)
     func quickShortString(at uid: UID) -> InPlaceRegion? {
-        guard uid.rawValue < UInt64(self.objectTable.count) else { return nil }
-        return self.reader.quickShortString(
-            at: self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue))
-        )
+        guard let index = uid.index(below: self.objectTable.count) else { return nil }
+        return self.reader.quickShortString(at: self.reader.element(of: self.objectTable, at: index))
     }
 
     /// The string of a string region.
@@ -227,10 +225,8 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func quickField(_ key: StaticString, of uid: UID) -> (reference: Int, kind: DecodedClassInfo.Kind)? {
         let classKey = self.classKeyObject
-        guard classKey >= 0, key.hasPointerRepresentation, uid.rawValue < UInt64(self.objectTable.count),
-            let (keys, values) = self.reader.quickPair(
-                at: self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: uid.rawValue))
-            )
+        guard classKey >= 0, key.hasPointerRepresentation, let index = uid.index(below: self.objectTable.count),
+            let (keys, values) = self.reader.quickPair(at: self.reader.element(of: self.objectTable, at: index))
         else { return nil }
         // The field first, or `$class` first.
         let (fieldKey, field, classReference) =
@@ -313,14 +309,14 @@ internal final class ArchiveDecodingSession {
         if let known = self.moreClasses[classUID.rawValue] {
             return known
         }
-        guard classUID.rawValue < UInt64(self.objectCount) else {
+        guard let classIndex = classUID.index(below: self.objectTable.count) else {
             throw KeyedArchiveError(
                 .invalidReference,
                 uid: classUID,
-                reason: "$class \(classUID) is not below the object count \(self.objectCount)"
+                reason: "$class \(classUID) is not below the object count \(self.objectTable.count)"
             )
         }
-        let index = self.reader.element(of: self.objectTable, at: Int(truncatingIfNeeded: classUID.rawValue))
+        let index = self.reader.element(of: self.objectTable, at: classIndex)
         let info: DecodedClassInfo
         if let known = DecodedClassInfo.known(at: index, in: self.reader) {
             info = known
@@ -403,33 +399,36 @@ internal final class ArchiveDecodingSession {
     /// Whether the object is being decoded, so that decoding it again would never end.
     @inline(__always)
     func isInProgress(_ uid: UID) -> Bool {
-        let index = Int(truncatingIfNeeded: uid.rawValue)
-        return index < self.inProgress.count && self.inProgress[index] != 0
+        guard let index = uid.index(below: self.inProgress.count) else { return false }
+        return self.inProgress[index] != 0
     }
 
-    /// Marks an object as being decoded. `uid` must be in range.
+    /// Marks an object as being decoded. A UID that refers to no object is not marked (its
+    /// object was read first, which fails for it).
     @inline(__always)
     func begin(_ uid: UID) {
+        guard let index = uid.index(below: self.objectCount) else { return }
         if self.inProgress.isEmpty {
             self.inProgress = Array(repeating: 0, count: self.objectCount)
         }
         // Nesting is bounded by the depth limit, far below `UInt32.max`.
         self.activeCount &+= 1
-        self.inProgress[Int(truncatingIfNeeded: uid.rawValue)] = self.activeCount
+        self.inProgress[index] = self.activeCount
     }
 
-    /// Marks an object as decoded.
+    /// Marks an object as decoded; the counterpart of ``begin(_:)``, which marked it if it is in range.
     @inline(__always)
     func end(_ uid: UID) {
-        self.inProgress[Int(truncatingIfNeeded: uid.rawValue)] = 0
+        guard let index = uid.index(below: self.inProgress.count) else { return }
+        self.inProgress[index] = 0
         self.activeCount &-= 1
     }
 
     /// The objects from the one with `uid` to the innermost being decoded, then `uid` again:
     /// the cycle that decoding `uid` now would close.
     func cyclePath(to uid: UID) -> [UID] {
-        let index = Int(truncatingIfNeeded: uid.rawValue)
-        let start = index < self.inProgress.count && self.inProgress[index] != 0 ? self.inProgress[index] : .max
+        let marked = uid.index(below: self.inProgress.count).map { self.inProgress[$0] } ?? 0
+        let start = marked != 0 ? marked : .max
         let path = self.inProgress.indices
             .filter { self.inProgress[$0] >= start }
             .sorted { self.inProgress[$0] < self.inProgress[$1] }

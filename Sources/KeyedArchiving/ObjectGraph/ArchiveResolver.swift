@@ -93,8 +93,8 @@ internal struct ArchiveResolver {
     }
 
     mutating func resolve(_ uid: UID) throws(KeyedArchiveError) -> ArchivedValue {
-        let object = try self.archive.object(for: uid)
-        let index = Int(uid.rawValue)
+        let index = try self.archive.objectIndex(for: uid)
+        let object = self.archive.objects[index]
         if let (value, size) = self.resolved[index] {
             self.countReference(value)
             self.lastSize = size

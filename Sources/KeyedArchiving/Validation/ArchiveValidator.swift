@@ -225,10 +225,12 @@ private struct GraphChecker {
             self.findings.add(.unexpectedObject, uid: uid, "a bare UID where an object belongs")
         case .array:
             self.findings.add(.unexpectedObject, uid: uid, "an array where an object belongs")
-        case .dictionary(let dictionary) where self.isClass[Int(uid.rawValue)]:
-            self.checkClassDictionary(dictionary, uid: uid)
         case .dictionary(let dictionary):
-            self.checkObjectDictionary(dictionary, uid: uid)
+            if let index = uid.index(below: self.count), self.isClass[index] {
+                self.checkClassDictionary(dictionary, uid: uid)
+            } else {
+                self.checkObjectDictionary(dictionary, uid: uid)
+            }
         default:
             break
         }
@@ -254,17 +256,19 @@ private struct GraphChecker {
         case nil:
             self.findings.add(.missingClass, uid: uid, "an object dictionary without $class")
         case .uid(let classUID)?:
-            if classUID.rawValue >= UInt64(self.count) {
+            if let classIndex = classUID.index(below: self.count) {
+                if !self.isClass[classIndex] {
+                    self.findings.add(
+                        .invalidClass,
+                        uid: uid,
+                        "$class refers to UID \(classUID.rawValue), which is not a class dictionary"
+                    )
+                }
+            } else {
                 self.findings.add(
                     .invalidReference,
                     uid: uid,
                     "$class refers to UID \(classUID.rawValue), \(self.beyond)"
-                )
-            } else if !self.isClass[Int(classUID.rawValue)] {
-                self.findings.add(
-                    .invalidClass,
-                    uid: uid,
-                    "$class refers to UID \(classUID.rawValue), which is not a class dictionary"
                 )
             }
         case let other?:
@@ -301,13 +305,15 @@ private struct GraphChecker {
     }
 
     private mutating func checkReference(_ reference: UID, at location: String, in uid: UID?) {
-        if reference.rawValue >= UInt64(self.count) {
+        guard let index = reference.index(below: self.count) else {
             self.findings.add(
                 .invalidReference,
                 uid: uid ?? reference,
                 "\(location) refers to UID \(reference.rawValue), \(self.beyond)"
             )
-        } else if self.isClass[Int(reference.rawValue)] {
+            return
+        }
+        if self.isClass[index] {
             self.findings.add(
                 .unexpectedObject,
                 uid: uid ?? reference,
@@ -326,8 +332,8 @@ private struct GraphChecker {
         func collect(_ value: PropertyListValue) {
             switch value {
             case .uid(let uid):
-                if uid.rawValue < UInt64(self.count), uid.rawValue > 0, !self.isClass[Int(uid.rawValue)] {
-                    result.append(Int(uid.rawValue))
+                if let index = uid.index(below: self.count), index > 0, !self.isClass[index] {
+                    result.append(index)
                 }
             case .array(let elements):
                 for element in elements { collect(element) }
@@ -356,12 +362,9 @@ private struct GraphChecker {
 
         for entry in self.archive.top {
             let key = entry.key
-            guard let uid = entry.uid, uid.rawValue < UInt64(self.count), uid.rawValue > 0,
-                color[Int(uid.rawValue)] == .unvisited
-            else {
+            guard let root = entry.uid?.index(below: self.count), root > 0, color[root] == .unvisited else {
                 continue
             }
-            let root = Int(uid.rawValue)
             color[root] = .active
             stackPosition[root] = 0
             stack.append((root, self.children(of: root), 0, 0))
@@ -400,7 +403,7 @@ private struct GraphChecker {
                 reportedDepth = true
                 self.findings.add(
                     .depthLimitExceeded,
-                    uid: uid,
+                    uid: UID(UInt64(root)),
                     "objects under $top[\(ArchiveValidator.brief(.string(key)))] nest \(height[root]) deep, "
                         + "beyond the limit of \(maximumDepth)"
                 )

@@ -109,7 +109,7 @@ public struct BinaryPropertyListReader: Sendable {
     /// The byte offset of the object at `index`.
     /// - Throws: ``PropertyListError/Code/invalidReference`` if `index` is not below ``objectCount``.
     public func offset(ofObject index: Int) throws(PropertyListError) -> Int {
-        guard index >= 0, index < self.objectCount else {
+        guard TableIndex.contains(index, count: self.objectCount) else {
             throw PropertyListError(
                 .invalidReference,
                 reason: "object reference \(index) is not below the object count \(self.objectCount)"

@@ -145,7 +145,7 @@ internal struct BinaryPropertyListTranscoder {
 
     /// The header of the object at `index` and its offset.
     func header(of index: Int) throws(PropertyListError) -> (header: ObjectHeader, offset: Int) {
-        guard index >= 0, index < self.objectCount else {
+        guard TableIndex.contains(index, count: self.objectCount) else {
             throw PropertyListError(
                 .invalidReference,
                 reason: "object reference \(UInt(bitPattern: index)) is not below the object count \(self.objectCount)"

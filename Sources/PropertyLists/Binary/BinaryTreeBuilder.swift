@@ -104,7 +104,7 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
     ) throws(PropertyListError)
         -> PropertyListValue
     {
-        if index >= 0, index < self.objectCount, case let slot = self.slots[index], slot > 0 {
+        if TableIndex.contains(index, count: self.objectCount), case let slot = self.slots[index], slot > 0 {
             let entry = Self.entry(ofSlot: slot)
             total = Self.adding(self.entries[entry].size, to: total)
             return self.entries[entry].value
@@ -118,7 +118,7 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
     ///   - total: A decoded size that the value's decoded size is added to.
     mutating func value(at index: Int, addingSizeTo total: inout Int) throws(PropertyListError) -> PropertyListValue {
         // An 8-byte reference of 2^63 or more reads as a negative index.
-        guard index >= 0, index < self.objectCount else {
+        guard TableIndex.contains(index, count: self.objectCount) else {
             throw Self.invalidReference(index, objectCount: self.objectCount)
         }
         let slot = self.slots[index]

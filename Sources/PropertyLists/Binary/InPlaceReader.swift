@@ -86,7 +86,7 @@ package struct InPlaceReader {
     ///   past the object area, or it is longer than the limits allow.
     @inline(__always)
     package func value(at index: Int) throws(PropertyListError) -> InPlaceValue {
-        guard index >= 0, index < self.objectCount else { throw self.invalidReference(index) }
+        guard TableIndex.contains(index, count: self.objectCount) else { throw self.invalidReference(index) }
         let offset = self.offset(ofObject: index)
         if let scalar = self.fixedWidthScalar(at: offset) { return scalar }
         if let header = ObjectHeader(
@@ -111,7 +111,7 @@ package struct InPlaceReader {
     @inline(__always)
     package func quickUID(at index: Int) -> UID? {
         let layout = self.layout
-        guard index >= 0, index < layout.objectCount else { return nil }
+        guard TableIndex.contains(index, count: layout.objectCount) else { return nil }
         let bytes = self.bytes
         let offset = Int(
             truncatingIfNeeded: ObjectHeader.bigEndian(
@@ -133,7 +133,7 @@ package struct InPlaceReader {
     /// ``value(at:)`` then reads and checks.
     @inline(__always)
     package func quickShortString(at index: Int) -> InPlaceRegion? {
-        guard index >= 0, index < self.objectCount else { return nil }
+        guard TableIndex.contains(index, count: self.objectCount) else { return nil }
         let offset = self.offset(ofObject: index)
         let marker = self.bytes[offset]
         guard marker >> 4 == 0x5, marker & 0x0F != 0x0F else { return nil }
@@ -149,7 +149,7 @@ package struct InPlaceReader {
     /// general path; `nil` for anything else, which ``value(at:)`` then reads and checks.
     @inline(__always)
     package func quickPair(at index: Int) -> (keys: (Int, Int), values: (Int, Int))? {
-        guard index >= 0, index < self.objectCount else { return nil }
+        guard TableIndex.contains(index, count: self.objectCount) else { return nil }
         let offset = self.offset(ofObject: index)
         let width = self.layout.referenceSize
         guard self.bytes[offset] == 0xD2, 4 &* width <= self.layout.offsetTableOffset &- offset &- 1,
@@ -273,7 +273,7 @@ package struct InPlaceReader {
     /// Whether the object at `index` is the string whose UTF-8 bytes are `utf8`.
     @inline(__always)
     package func isString(_ index: Int, equalTo utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard index >= 0, index < self.objectCount else { return false }
+        guard TableIndex.contains(index, count: self.objectCount) else { return false }
         let bytes = self.bytes
         let offset = self.offset(ofObject: index)
         let marker = bytes[offset]
