@@ -140,7 +140,18 @@ import Testing
         _ comment: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let data = archive.serialized()
+        // Binary archives are read in place, XML ones as a tree first.
+        for (format, data) in [("binary", archive.serialized()), ("XML", archive.serialized(as: .xml))] {
+            try Self.expectSameFailure(data, at: path, "\(comment), \(format)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func expectSameFailure(
+        _ data: Data,
+        at path: [String],
+        _ comment: String,
+        sourceLocation: SourceLocation
+    ) throws {
         let outcomes = BothPaths.modes.map { BothPaths.outcome(HostileTarget.self, from: data, $0) }
         #expect(outcomes[0] == outcomes[1], "\(comment)", sourceLocation: sourceLocation)
         for mode in BothPaths.modes {
