@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for a given time:  ./fuzz.sh TARGET SECONDS [extra libFuzzer flags]
 #
-# The committed corpus Corpus/TARGET/ is copied to a temporary directory first, so fuzzing never
-# changes it; crash, leak, timeout and OOM reproducers go to FailCases/TARGET/. Build first with
-# ./do_build.sh. Exits with libFuzzer's status: 0 when the time ran out without a finding.
+# The committed corpora, Corpus/TARGET/ (seeds) and GrownCorpus/TARGET/ (what long runs found), are
+# copied to a temporary directory first, so fuzzing never changes them; crash, leak, timeout and
+# OOM reproducers go to FailCases/TARGET/. Build first with ./do_build.sh. Exits with libFuzzer's
+# status: 0 when the time ran out without a finding.
 # Set FUZZ_KEEP_CORPUS=DIR to keep the grown corpus in DIR.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -27,6 +28,8 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$TARGET.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/corpus" "FailCases/$TARGET"
 if [[ -d "Corpus/$TARGET" ]]; then cp -R "Corpus/$TARGET/." "$WORK/corpus/"; fi
+# What long runs found beyond the seeds, minimised (campaign.sh).
+if [[ -d "GrownCorpus/$TARGET" ]]; then cp -R "GrownCorpus/$TARGET/." "$WORK/corpus/"; fi
 
 status=0
 # Swift's own crash backtracer fights ASan over the crashing process; let ASan report.
