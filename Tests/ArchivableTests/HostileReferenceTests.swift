@@ -24,14 +24,7 @@ import Testing
     /// `FuzzArchivableDecoder`'s model whose `cover.items`, an array of strings read by the
     /// `Codable` path's quick form, is UID 9825816866292317267, above `Int.max`.
     static func fuzzFinding() throws -> Data {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent(
-                "FuzzTesting/FailCases/FuzzArchivableDecoder/codable-quick-string-array-index-out-of-range.bplist"
-            )
-        return try Data(contentsOf: url)
+        try Fixtures.failCase("codable-quick-string-array-index-out-of-range.bplist", of: "FuzzArchivableDecoder")
     }
 
     /// UIDs that refer to no object of an archive of `count` objects.

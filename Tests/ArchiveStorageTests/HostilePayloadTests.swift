@@ -10,6 +10,7 @@
 
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage
@@ -20,14 +21,9 @@ import Testing
     /// The fuzz finding `FuzzTesting/FailCases/FuzzArchivableDecoder/codable-quick-string-array-index-out-of-range.bplist`:
     /// `cover.items` is UID 9825816866292317267, above `Int.max`, which trapped the `Codable` path.
     static func fuzzFinding() throws -> [UInt8] {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent(
-                "FuzzTesting/FailCases/FuzzArchivableDecoder/codable-quick-string-array-index-out-of-range.bplist"
-            )
-        return [UInt8](try Data(contentsOf: url))
+        [UInt8](
+            try Fixtures.failCase("codable-quick-string-array-index-out-of-range.bplist", of: "FuzzArchivableDecoder")
+        )
     }
 
     @Test(arguments: testedBackends)

@@ -44,6 +44,21 @@ public enum Fixtures {
         try Data(contentsOf: malformedDirectory.appendingPathComponent(name))
     }
 
+    /// The fuzzers' fail cases, `FuzzTesting/FailCases/<Target>/`, found from this file: they are
+    /// not resources, since the fuzz package replays the same files.
+    public static var failCasesDirectory: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("FuzzTesting/FailCases", isDirectory: true)
+    }
+
+    /// The bytes of one fuzz target's fail case.
+    public static func failCase(_ name: String, of target: String) throws -> Data {
+        try Data(contentsOf: failCasesDirectory.appendingPathComponent(target).appendingPathComponent(name))
+    }
+
     /// The bytes of an archive made by swift-corelibs-foundation.
     public static func foundation(_ name: String) throws -> Data {
         try Data(contentsOf: foundationDirectory.appendingPathComponent(name))
