@@ -344,6 +344,9 @@ let benchmarks: @Sendable () -> Void = {
     // The direct path against the floor, timed in turns in one process (InterleavedBenchmarks.swift).
     registerInterleavedBenchmarks()
 
+    // The second, app-shaped model (AppBenchmarks.swift).
+    registerAppBenchmarks()
+
     // One value per archive, as a store's save or a `UserDefaults` helper writes it: 1,000 archives
     // of one cat each per iteration, so the fixed cost of starting and finishing an archive shows.
     let oneConfiguration = configuration(metrics, warmup: 2, seconds: 2, iterations: 200)

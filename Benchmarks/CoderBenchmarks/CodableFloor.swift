@@ -28,6 +28,14 @@ enum FloorToken: Equatable {
     case double(Double)
     case integer(Int)
     case bool(Bool)
+    /// An unsigned integer too large for `integer`.
+    case unsigned(UInt64)
+    case float(Float)
+    /// `Data`, `URL` and `UUID` are kept whole, as the real coders read and write them as one
+    /// object each.
+    case data(Data)
+    case url(URL)
+    case uuid(UUID)
     /// An optional that was `nil`.
     case null
     /// The number of elements of the unkeyed container that follows.
@@ -64,9 +72,12 @@ final class FloorEncoder: Encoder {
     }
 
     /// Appends a value: a `Date` as its time interval and a `[String]` as its count and strings,
-    /// as the real coders special-case them; anything else through its `encode(to:)`.
+    /// `Data`, `URL` and `UUID` whole, as the real coders special-case them, and the other standard
+    /// scalars as one token; anything else through its `encode(to:)`.
     func append<T: Encodable>(_ value: T) throws {
-        if T.self == Date.self {
+        if let token = Self.scalarToken(value) {
+            self.record(token)
+        } else if T.self == Date.self {
             self.record(.double(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate))
         } else if T.self == [String].self {
             let strings = unsafeBitCast(value, to: [String].self)
@@ -75,6 +86,41 @@ final class FloorEncoder: Encoder {
         } else {
             try value.encode(to: self)
         }
+    }
+
+    /// The token of a standard scalar other than `Bool`, `String`, `Double` and `Int` (which the
+    /// containers record themselves), or of `Data`, `URL` or `UUID`; `nil` for anything else. Each
+    /// test is on the metatype, decided when `T` is specialised.
+    @inline(__always)
+    static func scalarToken<T>(_ value: T) -> FloorToken? {
+        func integer<I: FixedWidthInteger>(_ type: I.Type) -> FloorToken {
+            let integer = unsafeBitCast(value, to: I.self)
+            if let signed = Int(exactly: integer) { return .integer(signed) }
+            return .unsigned(UInt64(truncatingIfNeeded: integer))
+        }
+        if T.self == Int64.self { return integer(Int64.self) }
+        if T.self == Int32.self { return integer(Int32.self) }
+        if T.self == Int16.self { return integer(Int16.self) }
+        if T.self == Int8.self { return integer(Int8.self) }
+        if T.self == UInt.self { return integer(UInt.self) }
+        if T.self == UInt64.self { return integer(UInt64.self) }
+        if T.self == UInt32.self { return integer(UInt32.self) }
+        if T.self == UInt16.self { return integer(UInt16.self) }
+        if T.self == UInt8.self { return integer(UInt8.self) }
+        if T.self == Float.self { return .float(unsafeBitCast(value, to: Float.self)) }
+        if T.self == Data.self { return .data(unsafeBitCast(value, to: Data.self)) }
+        if T.self == URL.self { return .url(unsafeBitCast(value, to: URL.self)) }
+        if T.self == UUID.self { return .uuid(unsafeBitCast(value, to: UUID.self)) }
+        return nil
+    }
+
+    /// Whether ``scalarToken(_:)`` writes values of `type` as one token.
+    @inline(__always)
+    static func isScalarTokenType<T>(_ type: T.Type) -> Bool {
+        T.self == Int64.self || T.self == Int32.self || T.self == Int16.self || T.self == Int8.self
+            || T.self == UInt.self || T.self == UInt64.self || T.self == UInt32.self || T.self == UInt16.self
+            || T.self == UInt8.self || T.self == Float.self || T.self == Data.self || T.self == URL.self
+            || T.self == UUID.self
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -237,8 +283,12 @@ final class FloorDecoder: Decoder {
     }
 
     /// Reads a value: a `Date` from its time interval and a `[String]` from its count and strings,
-    /// as the real coders special-case them; anything else through its `init(from:)`.
+    /// `Data`, `URL` and `UUID` whole, and the other standard scalars from one token, as
+    /// ``FloorEncoder/append(_:)`` writes them; anything else through its `init(from:)`.
     func value<T: Decodable>(_ type: T.Type) throws -> T {
+        if FloorEncoder.isScalarTokenType(T.self) {
+            return try self.scalar(T.self)
+        }
         if T.self == Date.self {
             return unsafeBitCast(Date(timeIntervalSinceReferenceDate: try self.double()), to: T.self)
         }
@@ -250,6 +300,36 @@ final class FloorDecoder: Decoder {
             return unsafeBitCast(strings, to: T.self)
         }
         return try T(from: self)
+    }
+
+    /// A scalar ``FloorEncoder/scalarToken(_:)`` wrote.
+    private func scalar<T>(_ type: T.Type) throws -> T {
+        func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> T {
+            let integer: I?
+            switch try self.next() {
+            case .integer(let value): integer = I(exactly: value)
+            case .unsigned(let value): integer = I(exactly: value)
+            default: throw FloorError.typeMismatch
+            }
+            guard let integer else { throw FloorError.typeMismatch }
+            return unsafeBitCast(integer, to: T.self)
+        }
+        if T.self == Int64.self { return try integer(Int64.self) }
+        if T.self == Int32.self { return try integer(Int32.self) }
+        if T.self == Int16.self { return try integer(Int16.self) }
+        if T.self == Int8.self { return try integer(Int8.self) }
+        if T.self == UInt.self { return try integer(UInt.self) }
+        if T.self == UInt64.self { return try integer(UInt64.self) }
+        if T.self == UInt32.self { return try integer(UInt32.self) }
+        if T.self == UInt16.self { return try integer(UInt16.self) }
+        if T.self == UInt8.self { return try integer(UInt8.self) }
+        switch try self.next() {
+        case .float(let value) where T.self == Float.self: return unsafeBitCast(value, to: T.self)
+        case .data(let value) where T.self == Data.self: return unsafeBitCast(value, to: T.self)
+        case .url(let value) where T.self == URL.self: return unsafeBitCast(value, to: T.self)
+        case .uuid(let value) where T.self == UUID.self: return unsafeBitCast(value, to: T.self)
+        default: throw FloorError.typeMismatch
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

@@ -26,7 +26,8 @@ import KeyedArchiving
 //
 // Coders: direct-encode, direct-decode (`@Archivable`'s direct path), codable-encode,
 // codable-decode (the same type through its generated `Codable` members), floor-encode,
-// floor-decode (`CodableFloor` on the same type).
+// floor-decode (`CodableFloor` on the same type); each on the benchmark's cats, or with an `app-`
+// prefix (`app-direct-encode`) on the app-shaped model of `AppModel.swift`.
 
 /// What a command line asked for, or the usage.
 enum Command {
@@ -58,8 +59,16 @@ struct Workload {
 
     /// The workload of `coder` on `count` cats; its setup (the cats, the bytes to decode) is done here.
     init?(_ coder: String, cats count: Int) {
-        let cats = CatGenerator.cats(count: count).map(ArchivableCat.init)
-        self.name = coder
+        if coder.hasPrefix("app-") {
+            self.init(String(coder.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
+        } else {
+            self.init(coder, name: coder, values: CatGenerator.cats(count: count).map(ArchivableCat.init))
+        }
+    }
+
+    /// The workload of `coder` on `cats`, values of either model.
+    private init?<Value: Codable & Equatable>(_ coder: String, name: String, values cats: [Value]) {
+        self.name = name
         switch coder {
         case "direct-encode":
             let encoder = KeyedArchiveEncoder()
@@ -72,8 +81,8 @@ struct Workload {
             let bytes = try! KeyedArchiveEncoder().encode(cats)
             var decoder = KeyedArchiveDecoder()
             if coder == "codable-decode" { decoder.directArchiving = .disabled }
-            guard try! decoder.decode([ArchivableCat].self, from: bytes) == cats else { return nil }
-            self.body = { try decoder.decode([ArchivableCat].self, from: bytes).count }
+            guard try! decoder.decode([Value].self, from: bytes) == cats else { return nil }
+            self.body = { try decoder.decode([Value].self, from: bytes).count }
         case "floor-encode":
             let encoder = FloorEncoder()
             self.body = {
@@ -84,8 +93,8 @@ struct Workload {
             let encoder = FloorEncoder()
             try! encoder.encode(cats)
             let decoder = FloorDecoder(tape: encoder.tape)
-            guard try! decoder.decode([ArchivableCat].self) == cats else { return nil }
-            self.body = { try decoder.decode([ArchivableCat].self).count }
+            guard try! decoder.decode([Value].self) == cats else { return nil }
+            self.body = { try decoder.decode([Value].self).count }
         default:
             return nil
         }
@@ -150,7 +159,8 @@ func main() throws {
             usage: coder-profile run <coder> <cats> <rounds>
                    coder-profile pairs <encode|decode> <cats> <rounds>
                    coder-profile scaling <encode|decode> <rounds>
-            coders: direct-encode direct-decode codable-encode codable-decode floor-encode floor-decode
+            coders: direct-encode direct-decode codable-encode codable-decode floor-encode floor-decode,
+                    each also with an app- prefix (the app-shaped model)
             """
         )
         exit(2)

@@ -1,0 +1,1 @@
+../../CoderBenchmarks/AppModel.swift
