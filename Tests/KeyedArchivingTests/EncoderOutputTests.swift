@@ -329,6 +329,17 @@ import Testing
         #expect(builder.writeData(root: root) == Data(expected))
     }
 
+    @Test func equalDataGetsOneIdAndNewDataTheNext() {
+        var builder = BinaryPropertyListBuilder()
+        let sixteen = Data((0..<16).map { UInt8($0) })
+        #expect(builder.dataID(for: sixteen) == 0)
+        #expect(builder.dataID(for: Data()) == 1)
+        #expect(builder.dataID(for: Data(sixteen)) == 0)
+        #expect(builder.dataID(for: Data([1])) == 2)
+        #expect(builder.dataID(for: Data()) == 1)
+        #expect(builder.data == [sixteen, Data(), Data([1])])
+    }
+
     @Test func dictionariesSharingTheirKeysWriteWhatTheTreeWriterWrites() {
         var builder = BinaryPropertyListBuilder()
         let keysStart = builder.items.count

@@ -147,11 +147,17 @@ package struct BinaryPropertyListBuilder {
 
     /// The id of some data, adding it to ``data`` if no equal data is there.
     package mutating func dataID(for data: Data) -> UInt32 {
-        if let id = self.dataIDs[data] { return id }
-        let id = UInt32(truncatingIfNeeded: self.data.count)
-        self.data.append(data)
-        self.dataIDs[data] = id
+        // One lookup that inserts the next id when the data is new: the data is hashed once.
+        let next = UInt32(truncatingIfNeeded: self.data.count)
+        let id = Self.value(of: &self.dataIDs[data, default: next])
+        if id == next { self.data.append(data) }
         return id
+    }
+
+    /// The value at an `inout` place, such as a dictionary's entry with a default, which then stays.
+    @inline(__always)
+    private static func value(of slot: inout UInt32) -> UInt32 {
+        slot
     }
 
     /// Appends an array's elements to ``items`` and returns the array.
