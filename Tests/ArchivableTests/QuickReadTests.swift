@@ -287,3 +287,166 @@ struct LooseDrawer<Tags: Codable, When: Codable>: Codable {
         self.when = when
     }
 }
+
+/// Every standard number type and `Bool`, read by the direct reader's quick scalar form.
+@Archivable
+struct Numbers: Equatable {
+    var wide: Int64
+    var small: UInt8
+    var signed: Int8
+    var unsigned: UInt64
+    var half: Float
+    var flag: Bool
+}
+
+/// ``Numbers`` with anything in each field.
+struct LooseNumbers<Value: Codable>: Codable {
+    var wide: Value
+    var small: Value
+    var signed: Value
+    var unsigned: Value
+    var half: Value
+    var flag: Value
+}
+
+@Suite struct QuickScalarReadTests {
+    /// Each stored form in every field: both paths give the same value or the same error.
+    @Test func everyStoredFormOfANumberIsReadAlike() throws {
+        let encoder = KeyedArchiveEncoder()
+        let forms: [(String, Data)] = [
+            ("zero", try encoder.encode(LooseNumbers(wide: 0, small: 0, signed: 0, unsigned: 0, half: 0, flag: 0))),
+            ("one", try encoder.encode(LooseNumbers(wide: 1, small: 1, signed: 1, unsigned: 1, half: 1, flag: 1))),
+            (
+                "minus one",
+                try encoder.encode(LooseNumbers(wide: -1, small: -1, signed: -1, unsigned: -1, half: -1, flag: -1))
+            ),
+            (
+                "300",
+                try encoder.encode(
+                    LooseNumbers(wide: 300, small: 300, signed: 300, unsigned: 300, half: 300, flag: 300)
+                )
+            ),
+            (
+                "UInt64.max",
+                try encoder.encode(
+                    LooseNumbers(
+                        wide: UInt64.max,
+                        small: UInt64.max,
+                        signed: UInt64.max,
+                        unsigned: UInt64.max,
+                        half: UInt64.max,
+                        flag: UInt64.max
+                    )
+                )
+            ),
+            (
+                "2.0",
+                try encoder.encode(
+                    LooseNumbers(wide: 2.0, small: 2.0, signed: 2.0, unsigned: 2.0, half: 2.0, flag: 2.0)
+                )
+            ),
+            (
+                "0.5",
+                try encoder.encode(
+                    LooseNumbers(wide: 0.5, small: 0.5, signed: 0.5, unsigned: 0.5, half: 0.5, flag: 0.5)
+                )
+            ),
+            (
+                "0.1",
+                try encoder.encode(
+                    LooseNumbers(wide: 0.1, small: 0.1, signed: 0.1, unsigned: 0.1, half: 0.1, flag: 0.1)
+                )
+            ),
+            (
+                "NaN",
+                try encoder.encode(
+                    LooseNumbers(
+                        wide: Double.nan,
+                        small: .nan,
+                        signed: .nan,
+                        unsigned: .nan,
+                        half: .nan,
+                        flag: .nan
+                    )
+                )
+            ),
+            (
+                "Float 1.5",
+                try encoder.encode(
+                    LooseNumbers(
+                        wide: Float(1.5),
+                        small: 1.5,
+                        signed: 1.5,
+                        unsigned: 1.5,
+                        half: 1.5,
+                        flag: 1.5
+                    )
+                )
+            ),
+            (
+                "true",
+                try encoder.encode(
+                    LooseNumbers(
+                        wide: true,
+                        small: true,
+                        signed: true,
+                        unsigned: true,
+                        half: true,
+                        flag: true
+                    )
+                )
+            ),
+            (
+                "false",
+                try encoder.encode(
+                    LooseNumbers(
+                        wide: false,
+                        small: false,
+                        signed: false,
+                        unsigned: false,
+                        half: false,
+                        flag: false
+                    )
+                )
+            ),
+            (
+                "a string",
+                try encoder.encode(
+                    LooseNumbers(
+                        wide: "1",
+                        small: "1",
+                        signed: "1",
+                        unsigned: "1",
+                        half: "1",
+                        flag: "1"
+                    )
+                )
+            ),
+            (
+                "nil",
+                try encoder.encode(
+                    LooseNumbers<Int?>(
+                        wide: nil,
+                        small: nil,
+                        signed: nil,
+                        unsigned: nil,
+                        half: nil,
+                        flag: nil
+                    )
+                )
+            ),
+        ]
+        var decoded: [String] = []
+        for (name, data) in forms {
+            let outcomes = BothPaths.modes.map { BothPaths.outcome(Numbers.self, from: data, $0) }
+            #expect(outcomes[0] == outcomes[1], "\(name)")
+            if case .value = outcomes[0] { decoded.append(name) }
+        }
+        // Only 0 and 1 suit every field (`Bool` takes no other number, `Float` no Boolean).
+        #expect(decoded == ["zero", "one"])
+        #expect(
+            BothPaths.outcome(Numbers.self, from: forms[1].1, .enabled)
+                == .value(Numbers(wide: 1, small: 1, signed: 1, unsigned: 1, half: 1, flag: true))
+        )
+    }
+}

@@ -137,6 +137,25 @@ extension _ArchiveDecoder {
         return value
     }
 
+    /// The value stored inline at a key (a number, a Boolean), for the types
+    /// ``exactScalar(_:_:otherwise:)`` reads; `nil` for a UID or a fault, which the general path
+    /// then reads or reports.
+    @inline(__always)
+    func quickInlineScalar(at reference: Int) -> InPlaceValue? {
+        switch try? self.session.reader.value(at: reference) {
+        case let object? where Self.isNumberOrBoolean(object): object
+        default: nil
+        }
+    }
+
+    @inline(__always)
+    private static func isNumberOrBoolean(_ object: InPlaceValue) -> Bool {
+        switch object {
+        case .bool, .integer, .real, .float: true
+        default: false
+        }
+    }
+
     /// The integer at a key, when it is stored inline and fits.
     @inline(__always)
     func quickInt(at reference: Int) -> Int? {

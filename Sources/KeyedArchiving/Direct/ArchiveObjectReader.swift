@@ -234,6 +234,13 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
         let reference = self.reference(at: index)
+        if reference >= 0, _ArchiveDecoder.isScalar(type),
+            let object = self.withCoder({ $0.quickInlineScalar(at: reference) })
+        {
+            return try _ArchiveDecoder.exactScalar(type, object) {
+                try self.decodeValue(type, at: index, reference: reference)
+            }
+        }
         if let (rawValueType, raw, object, uid) = self.quickRawValue(of: type, reference: reference) {
             return try rawValueType.decodeArchiveRawValue(
                 raw,
