@@ -450,3 +450,79 @@ struct LooseNumbers<Value: Codable>: Codable {
         )
     }
 }
+
+/// Arrays of standard number types and of `Bool`, read by the direct reader's quick array form.
+@Archivable
+struct NumberLists: Equatable {
+    var wide: [Int64]
+    var small: [UInt8]
+    var flags: [Bool]
+    var halves: [Float]
+}
+
+/// ``NumberLists`` with anything in each field.
+struct LooseNumberLists<Value: Codable>: Codable {
+    var wide: Value
+    var small: Value
+    var flags: Value
+    var halves: Value
+}
+
+extension QuickScalarReadTests {
+    /// Each stored form of an array in every field: both paths give the same value or error.
+    @Test func everyStoredFormOfANumberArrayIsReadAlike() throws {
+        let encoder = KeyedArchiveEncoder()
+        func all<V: Codable>(_ value: V) throws -> Data {
+            try encoder.encode(LooseNumberLists(wide: value, small: value, flags: value, halves: value))
+        }
+        let forms: [(String, Data)] = [
+            ("empty", try all([Int]())),
+            ("zeros and ones", try all([0, 1, 1, 0])),
+            ("a set", try all(Set([0, 1]))),
+            ("300", try all([300])),
+            ("minus one", try all([-1])),
+            ("reals", try all([1.0, 0.0])),
+            ("a fraction", try all([0.5])),
+            ("Booleans", try all([true, false])),
+            ("strings", try all(["1"])),
+            ("a nil element", try all([1, nil] as [Int?])),
+            ("nested arrays", try all([[1]])),
+            ("a number", try all(1)),
+            ("a string", try all("1")),
+        ]
+        var decoded: [String] = []
+        for (name, data) in forms {
+            for depth in [1, 2, 3] {
+                var limits = PropertyListLimits.default
+                limits.maximumDepth = depth
+                let outcomes = BothPaths.modes.map {
+                    BothPaths.outcome(NumberLists.self, from: data, $0, limits: limits)
+                }
+                #expect(outcomes[0] == outcomes[1], "\(name), depth \(depth)")
+                if depth == 3, case .value = outcomes[0] { decoded.append(name) }
+            }
+            for allowance in [0, 64, 256] {
+                var limits = PropertyListLimits.default
+                limits.decodedSizeAllowance = allowance
+                limits.maximumExpansion = 0
+                let outcomes = BothPaths.modes.map {
+                    BothPaths.outcome(NumberLists.self, from: data, $0, limits: limits)
+                }
+                #expect(outcomes[0] == outcomes[1], "\(name), allowance \(allowance)")
+            }
+        }
+        // Reals suit every field but `flags` (`Bool` takes only 0, 1 and Booleans).
+        #expect(decoded == ["empty", "zeros and ones", "a set"])
+        #expect(
+            BothPaths.outcome(NumberLists.self, from: forms[1].1, .enabled)
+                == .value(
+                    NumberLists(
+                        wide: [0, 1, 1, 0],
+                        small: [0, 1, 1, 0],
+                        flags: [false, true, true, false],
+                        halves: [0, 1, 1, 0]
+                    )
+                )
+        )
+    }
+}

@@ -46,6 +46,18 @@ extension _ArchiveDecoder {
     /// checks, without a coding path node: anything else returns `nil` before the decoded-size
     /// budget is charged, and the general path then decodes or reports it.
     func quickStringArray(at reference: Int, depth: Int) -> [String]? {
+        self.quickArray(at: reference, depth: depth) { self.quickString(at: $0) }
+    }
+
+    /// The elements of the `NSArray` (or `NSSet`) a key's UID refers to, each read by `element`
+    /// from its reference, within the limits at `depth`, the array's own; `nil` as soon as
+    /// anything is not what the quick forms read, before the decoded-size budget is charged.
+    @inline(__always)
+    private func quickArray<Element>(
+        at reference: Int,
+        depth: Int,
+        element: (Int) -> Element?
+    ) -> [Element]? {
         let session = self.session
         guard self.allows(depth: depth),
             let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid),
@@ -59,15 +71,137 @@ extension _ArchiveDecoder {
             elements = region
         default: return nil
         }
-        var strings: [String] = []
-        strings.reserveCapacity(elements.count)
+        var values: [Element] = []
+        values.reserveCapacity(elements.count)
         for index in 0..<elements.count {
-            guard let string = self.quickString(at: session.reader.element(of: elements, at: index)) else { return nil }
-            strings.append(string)
+            guard let value = element(session.reader.element(of: elements, at: index)) else { return nil }
+            values.append(value)
         }
         // Charged as `unkeyedElements` charges; past the budget, the general path throws.
         guard session.charge(elements.count) else { return nil }
-        return strings
+        return values
+    }
+
+    /// The number or Boolean object an array element's UID refers to; `nil` for anything else.
+    @inline(__always)
+    private func quickNumberElement(at reference: Int) -> InPlaceValue? {
+        guard let uid = self.session.reader.quickUID(at: reference), uid.rawValue != 0,
+            let object = try? self.session.object(at: uid), Self.isNumberOrBoolean(object)
+        else { return nil }
+        return object
+    }
+
+    /// An array of a standard number type or of `Bool` at a key, when ``isScalarArray(_:)`` and
+    /// it is an `NSArray` (or `NSSet`) whose elements are number objects that convert by the
+    /// general path's rules; `otherwise` for anything else, which the general path then reads or
+    /// reports. Each branch names its element type, so that no generic optional is made.
+    func quickScalarArray<T>(
+        _ type: T.Type,
+        at reference: Int,
+        depth: Int,
+        otherwise: () throws -> T
+    ) rethrows -> T {
+        if T.self == [Int].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(Int.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [Double].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactDouble($0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [Bool].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactBool($0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [Float].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactFloat($0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [Int64].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(Int64.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [UInt64].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(UInt64.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [Int32].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(Int32.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [UInt32].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(UInt32.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [Int16].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(Int16.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [UInt16].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(UInt16.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [Int8].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(Int8.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [UInt8].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(UInt8.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        if T.self == [UInt].self {
+            let values = self.quickArray(at: reference, depth: depth) {
+                self.quickNumberElement(at: $0).flatMap { Self.exactInteger(UInt.self, $0) }
+            }
+            guard let values else { return try otherwise() }
+            return unsafeBitCast(values, to: T.self)
+        }
+        return try otherwise()
+    }
+
+    /// Whether ``quickScalarArray(_:at:depth:otherwise:)`` reads values of `type`.
+    @inline(__always)
+    static func isScalarArray<T>(_ type: T.Type) -> Bool {
+        T.self == [Int].self || T.self == [Double].self || T.self == [Bool].self || T.self == [Float].self
+            || T.self == [Int64].self || T.self == [UInt64].self || T.self == [Int32].self || T.self == [UInt32].self
+            || T.self == [Int16].self || T.self == [UInt16].self || T.self == [Int8].self || T.self == [UInt8].self
+            || T.self == [UInt].self
     }
 
     /// The stored value of `key` in the object `uid` refers to, when its class is of a kind
@@ -149,7 +283,7 @@ extension _ArchiveDecoder {
     }
 
     @inline(__always)
-    private static func isNumberOrBoolean(_ object: InPlaceValue) -> Bool {
+    static func isNumberOrBoolean(_ object: InPlaceValue) -> Bool {
         switch object {
         case .bool, .integer, .real, .float: true
         default: false

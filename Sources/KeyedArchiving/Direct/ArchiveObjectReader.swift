@@ -241,6 +241,14 @@ public struct ArchiveObjectReader: ~Copyable {
                 try self.decodeValue(type, at: index, reference: reference)
             }
         }
+        if reference >= 0, _ArchiveDecoder.isScalarArray(type) {
+            let depth = self.node.depth + 1
+            return try self.withCoder { coder in
+                try coder.quickScalarArray(type, at: reference, depth: depth) {
+                    try self.decodeValue(type, at: index, reference: reference)
+                }
+            }
+        }
         if let (rawValueType, raw, object, uid) = self.quickRawValue(of: type, reference: reference) {
             return try rawValueType.decodeArchiveRawValue(
                 raw,
