@@ -526,3 +526,27 @@ extension QuickScalarReadTests {
         )
     }
 }
+
+extension QuickScalarReadTests {
+    /// The direct writer's arrays of numbers are the bytes the general path writes, shared leaves
+    /// and all, and read back on both paths.
+    @Test func numberArraysAreWrittenAsTheGeneralPathWritesThem() throws {
+        let values = [
+            NumberLists(wide: [], small: [], flags: [], halves: []),
+            NumberLists(
+                wide: [1, -1, .max, .min, 1],
+                small: [0, 255, 1],
+                flags: [true, false, true],
+                halves: [1, 0.5]
+            ),
+            NumberLists(wide: [1, 2], small: [1, 2], flags: [true], halves: [1, 2]),
+        ]
+        for value in [values, [values[1], values[1]]] {
+            let bytes = try BothPaths.encoder(.enabled).encode(value)
+            #expect(bytes == (try BothPaths.encoder(.disabled).encode(value)))
+            for mode in BothPaths.modes {
+                #expect(try BothPaths.decoder(mode).decode([NumberLists].self, from: bytes) == value)
+            }
+        }
+    }
+}

@@ -227,6 +227,36 @@ extension ArchiveEncodingSession {
         self.fillObject(uid, of: self.arrayInfo, .nsObjects, values)
         return uid
     }
+
+    /// Encodes an array of a standard number type or of `Bool` as ``encodeArray(_:parent:key:)``
+    /// does, when `T` is one (the element types ``scalarValue(_:)`` stores); `nil` for any other
+    /// type. Each branch names its element type, so that the elements' conversion is specialised.
+    @inline(__always)
+    func encodeScalarArray<T>(of value: T) -> UID? {
+        if T.self == [Int].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Int].self)) }
+        if T.self == [Double].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Double].self)) }
+        if T.self == [Bool].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Bool].self)) }
+        if T.self == [Float].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Float].self)) }
+        if T.self == [Int64].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Int64].self)) }
+        if T.self == [UInt64].self { return self.encodeScalarArray(Self.reinterpret(value, as: [UInt64].self)) }
+        if T.self == [Int32].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Int32].self)) }
+        if T.self == [UInt32].self { return self.encodeScalarArray(Self.reinterpret(value, as: [UInt32].self)) }
+        if T.self == [Int16].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Int16].self)) }
+        if T.self == [UInt16].self { return self.encodeScalarArray(Self.reinterpret(value, as: [UInt16].self)) }
+        if T.self == [Int8].self { return self.encodeScalarArray(Self.reinterpret(value, as: [Int8].self)) }
+        if T.self == [UInt8].self { return self.encodeScalarArray(Self.reinterpret(value, as: [UInt8].self)) }
+        if T.self == [UInt].self { return self.encodeScalarArray(Self.reinterpret(value, as: [UInt].self)) }
+        return nil
+    }
+
+    /// Encodes an array of scalars, each stored as ``scalarValue(_:)`` stores it.
+    private func encodeScalarArray<Element>(_ elements: [Element]) -> UID {
+        let uid = self.table.reserve()
+        // `scalarValue` has a value for every element type the caller passes; `false` is never used.
+        let values = self.table.scalarArray(elements) { Self.scalarValue($0) ?? .bool(false) }
+        self.fillObject(uid, of: self.arrayInfo, .nsObjects, values)
+        return uid
+    }
 }
 
 extension ArchiveEncodingTable.Value {

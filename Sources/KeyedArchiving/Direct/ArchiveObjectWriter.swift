@@ -147,6 +147,7 @@ public struct ArchiveObjectWriter: ~Copyable {
                 case .scalar(let scalar): return scalar
                 }
             }
+            if let uid = session.encodeScalarArray(of: value) { return .uid(uid.rawValue) }
             return .uid(try self.encodeComposite(value, at: index, in: session).rawValue)
         }
         self.set(stored, at: index)

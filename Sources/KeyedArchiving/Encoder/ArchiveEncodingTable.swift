@@ -378,6 +378,18 @@ internal struct ArchiveEncodingTable {
         return Value(kind: .array, payload: UInt64(start), count: count)
     }
 
+    /// The array of the scalar leaves `values` (an `NSArray`'s `NS.objects`): each value's leaf,
+    /// added on first use, by reference.
+    mutating func scalarArray<Element>(_ values: [Element], _ scalar: (Element) -> Value) -> Value {
+        let start = self.builder.items.count
+        for value in values {
+            let uid = self.leaf(scalar: scalar(value))
+            self.builder.items.append(.uid(uid.rawValue))
+        }
+        let count = UInt32(truncatingIfNeeded: values.count)
+        return Value(kind: .array, payload: UInt64(start), count: count)
+    }
+
     /// The UID of a string leaf from the pool, adding it on first use.
     mutating func leaf(stringID id: UInt32) -> UID {
         let canonical = Int(self.builder.strings.canonicalIDs[Int(id)])
