@@ -27,7 +27,8 @@ import KeyedArchiving
 // Coders: direct-encode, direct-decode (`@Archivable`'s direct path), codable-encode,
 // codable-decode (the same type through its generated `Codable` members), floor-encode,
 // floor-decode (`CodableFloor` on the same type); each on the benchmark's cats, or with an `app-`
-// prefix (`app-direct-encode`) on the app-shaped model of `AppModel.swift`.
+// prefix (`app-direct-encode`) on the app-shaped model of `AppModel.swift`. With a `one-` prefix
+// (`one-direct-encode`, `one-app-direct-decode`), each value is an archive of its own.
 
 /// What a command line asked for, or the usage.
 enum Command {
@@ -59,10 +60,55 @@ struct Workload {
 
     /// The workload of `coder` on `count` cats; its setup (the cats, the bytes to decode) is done here.
     init?(_ coder: String, cats count: Int) {
-        if coder.hasPrefix("app-") {
+        if coder.hasPrefix("one-") {
+            let rest = String(coder.dropFirst(4))
+            if rest.hasPrefix("app-") {
+                self.init(one: String(rest.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
+            } else {
+                self.init(one: rest, name: coder, values: CatGenerator.cats(count: count).map(ArchivableCat.init))
+            }
+        } else if coder.hasPrefix("app-") {
             self.init(String(coder.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
         } else {
             self.init(coder, name: coder, values: CatGenerator.cats(count: count).map(ArchivableCat.init))
+        }
+    }
+
+    /// The workload of `coder` on `values` archived one at a time: an archive per value, as a
+    /// store's save or a `UserDefaults` helper writes them.
+    private init?<Value: Codable & Equatable>(one coder: String, name: String, values: [Value]) {
+        self.name = name
+        switch coder {
+        case "direct-encode", "codable-encode":
+            var encoder = KeyedArchiveEncoder()
+            if coder == "codable-encode" { encoder.directArchiving = .disabled }
+            self.body = {
+                var total = 0
+                for value in values { total &+= try encoder.encode(value).count }
+                return total
+            }
+        case "direct-decode", "codable-decode":
+            let archives = values.map { try! KeyedArchiveEncoder().encode($0) }
+            var decoder = KeyedArchiveDecoder()
+            if coder == "codable-decode" { decoder.directArchiving = .disabled }
+            guard try! archives.map({ try decoder.decode(Value.self, from: $0) }) == values else { return nil }
+            self.body = {
+                var total = 0
+                for bytes in archives { total &+= try decoder.decode(Value.self, from: bytes) == values[0] ? 1 : 0 }
+                return total
+            }
+        case "floor-encode":
+            let encoder = FloorEncoder()
+            self.body = {
+                var total = 0
+                for value in values {
+                    try encoder.encode(value)
+                    total &+= encoder.tape.count
+                }
+                return total
+            }
+        default:
+            return nil
         }
     }
 

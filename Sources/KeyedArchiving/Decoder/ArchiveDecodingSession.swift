@@ -381,12 +381,13 @@ internal final class ArchiveDecodingSession {
     private func addTypeInfo<T: Decodable>(_ type: T.Type) -> DecodedTypeInfo {
         let identifier = ObjectIdentifier(type)
         if let known = self.moreTypes[identifier] { return known }
+        let facts = DecodedTypeFacts.of(type)
         var keyTable: Int?
-        if self.usesObjectDecoders, let direct = type as? any ArchiveObjectDecodable.Type {
+        if self.usesObjectDecoders, facts.objectDecoder != nil {
             keyTable = self.keyTables.count
-            self.keyTables.append(ArchiveObjectKeyTable(direct.archiveObjectKeys))
+            self.keyTables.append(ArchiveObjectKeyTable(names: facts.objectKeys.names, stored: facts.objectKeys.stored))
         }
-        let info = DecodedTypeInfo(type, keyTable: keyTable, direct: self.usesObjectDecoders)
+        let info = DecodedTypeInfo(facts, keyTable: keyTable, direct: self.usesObjectDecoders)
         if self.recentTypes.count < Self.recentLimit {
             Self.append(identifier, to: &self.recentTypes)
             Self.append(info, to: &self.recentTypeInfos)

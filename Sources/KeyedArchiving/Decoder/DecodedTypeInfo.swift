@@ -33,17 +33,18 @@ internal struct DecodedTypeInfo {
     let readsObjectDirectly: Bool
 
     /// - Parameters:
+    ///   - facts: The type's facts.
     ///   - keyTable: The index of the type's key table, if it reads its object itself.
     ///   - direct: Whether the session uses direct conformances.
-    init<T: Decodable>(_ type: T.Type, keyTable: Int?, direct: Bool) {
-        self.hasArchiveForm = _ArchiveDecoder.hasArchiveForm(type)
-        self.isClass = type is AnyObject.Type
-        self.collectionType = type as? any ArchiveDecodableCollection.Type
-        self.declaresClassNames = type is any ArchivedClassNaming.Type
-        let objectDecoder = keyTable == nil ? nil : type as? any ArchiveObjectDecodable.Type
+    init(_ facts: DecodedTypeFacts, keyTable: Int?, direct: Bool) {
+        self.hasArchiveForm = facts.hasArchiveForm
+        self.isClass = facts.isClass
+        self.collectionType = facts.collectionType
+        self.declaresClassNames = facts.declaresClassNames
+        let objectDecoder = keyTable == nil ? nil : facts.objectDecoder
         self.objectDecoder = objectDecoder
         self.keyTable = objectDecoder == nil ? -1 : keyTable ?? -1
-        self.rawValueDecoder = direct ? type as? any ArchiveRawValueCodable.Type : nil
+        self.rawValueDecoder = direct ? facts.rawValueDecoder : nil
         self.readsObjectDirectly =
             objectDecoder != nil && !self.isClass && !self.hasArchiveForm && self.collectionType == nil
     }

@@ -27,9 +27,12 @@ internal final class ArchiveObjectKeyTable {
     /// (hostile) object is mapped by comparing its keys.
     private static var positionLimit: Int { 64 }
 
-    init(_ keys: ArchiveObjectKeys) {
-        self.names = keys.names
-        self.storedKeys = keys.names.map { Array(KeyedArchive.escapedKey($0.description).utf8) }
+    /// - Parameters:
+    ///   - names: The keys, as the type lists them.
+    ///   - stored: The same keys as stored: escaped, in UTF-8 (``DecodedTypeFacts`` keeps them).
+    init(names: [StaticString], stored: [[UInt8]]) {
+        self.names = names
+        self.storedKeys = stored
     }
 
     /// The number of keys.
