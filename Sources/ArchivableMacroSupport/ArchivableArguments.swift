@@ -83,6 +83,17 @@ struct ArchivableArguments {
                 continue
             }
         }
+        if let previous = self.previousVersion,
+            let argument = arguments.first(where: { $0.label?.text == "previousVersion" })
+        {
+            if previous == "Self" {
+                diagnostics.append(ArchivableDiagnostic.previousVersionIsItself.diagnose(at: argument.expression))
+            } else if self.version < 2 {
+                // Archives are migrated from `previousVersion` when they store a version below
+                // `version`; at version 1 none does, and the migration would never run.
+                diagnostics.append(ArchivableDiagnostic.previousVersionNeedsVersion.diagnose(at: argument))
+            }
+        }
         if self.unversionedVersion > self.version,
             let argument = arguments.first(where: { $0.label?.text == "unversionedVersion" })
         {

@@ -124,6 +124,19 @@ struct ArchivableDiagnostic: DiagnosticMessage, Error {
         Self(message: reason, id: "invalidVersion")
     }
 
+    /// `previousVersion:` without a `version:` above 1: no archive would ever be migrated.
+    static let previousVersionNeedsVersion = Self(
+        message: "'previousVersion' needs 'version' of 2 or more: archives are migrated from the previous type "
+            + "when they store a version below 'version', and none stores a version below 1",
+        id: "previousVersionNeedsVersion"
+    )
+
+    /// `previousVersion:` naming the type itself.
+    static let previousVersionIsItself = Self(
+        message: "'previousVersion' names this type; name the type this version replaces",
+        id: "previousVersionIsItself"
+    )
+
     /// A version argument on an enum.
     static let versionOnEnum = Self(
         message: "versions apply to structs and classes; an enum is always version 1",

@@ -115,6 +115,12 @@ struct ArchivableType {
             genericParameters: parameters,
             arguments: ArchivableArguments(attribute, diagnostics: &diagnostics)
         )
+        if let name = declaration.asProtocol((any NamedDeclSyntax).self)?.name.text,
+            type.arguments.previousVersion == name,
+            let argument = type.arguments.versionArguments.first(where: { $0.label?.text == "previousVersion" })
+        {
+            diagnostics.append(ArchivableDiagnostic.previousVersionIsItself.diagnose(at: argument.expression))
+        }
         var valid = type.analyzeMembers(declaration.memberBlock, diagnostics: &diagnostics)
         if case .enumeration = kind {
             for argument in type.arguments.versionArguments {

@@ -144,6 +144,42 @@ import Testing
         )
     }
 
+    /// `previousVersion:` at version 1 would never migrate anything.
+    @Test func previousVersionAtVersionOne() {
+        for attribute in [
+            "@Archivable(previousVersion: CatV1.self)", "@Archivable(version: 1, previousVersion: CatV1.self)",
+        ] {
+            assertArchivable(
+                "\(attribute)\nstruct Cat {\n    var name: String\n}",
+                expandedSource: "struct Cat {\n    var name: String\n}",
+                diagnostics: [
+                    DiagnosticSpec(
+                        message: ArchivableDiagnostic.previousVersionNeedsVersion.message,
+                        line: 1,
+                        column: attribute.count - "previousVersion: CatV1.self)".count + 1
+                    )
+                ]
+            )
+        }
+    }
+
+    /// `previousVersion:` naming the type itself would recurse.
+    @Test func previousVersionNamingItself() {
+        for argument in ["Self.self", "Cat.self"] {
+            assertArchivable(
+                "@Archivable(version: 2, previousVersion: \(argument))\nstruct Cat {\n    var name: String\n}",
+                expandedSource: "struct Cat {\n    var name: String\n}",
+                diagnostics: [
+                    DiagnosticSpec(
+                        message: ArchivableDiagnostic.previousVersionIsItself.message,
+                        line: 1,
+                        column: 42
+                    )
+                ]
+            )
+        }
+    }
+
     /// A type with its own `init(from:)` is refused.
     @Test func ownInitializer() {
         assertArchivable(
