@@ -385,7 +385,7 @@ internal final class ArchiveDecodingSession {
         var keyTable: Int?
         if self.usesObjectDecoders, facts.objectDecoder != nil {
             keyTable = self.keyTables.count
-            self.keyTables.append(ArchiveObjectKeyTable(names: facts.objectKeys.names, stored: facts.objectKeys.stored))
+            self.keyTables.append(ArchiveObjectKeyTable(facts.objectKeys))
         }
         let info = DecodedTypeInfo(facts, keyTable: keyTable, direct: self.usesObjectDecoders)
         if self.recentTypes.count < Self.recentLimit {

@@ -25,9 +25,9 @@ internal final class DecodedTypeFacts: @unchecked Sendable {
     let declaresClassNames: Bool
     /// The type as one that reads its object itself, if it is one.
     let objectDecoder: (any ArchiveObjectDecodable.Type)?
-    /// The keys of ``objectDecoder``'s objects, as it lists them and as they are stored (escaped,
-    /// in UTF-8); empty for other types.
-    let objectKeys: (names: [StaticString], stored: [[UInt8]])
+    /// The keys of ``objectDecoder``'s objects, as it lists them, as they are stored (escaped, in
+    /// UTF-8), and the stored keys' `InPlaceReader.hash(_:)`; empty for other types.
+    let objectKeys: (names: [StaticString], stored: [[UInt8]], hashes: [UInt64])
     /// The type as an enum read from its raw string, if it is one.
     let rawValueDecoder: (any ArchiveRawValueCodable.Type)?
 
@@ -39,7 +39,8 @@ internal final class DecodedTypeFacts: @unchecked Sendable {
         let objectDecoder = type as? any ArchiveObjectDecodable.Type
         self.objectDecoder = objectDecoder
         let names = objectDecoder?.archiveObjectKeys.names ?? []
-        self.objectKeys = (names, names.map { Array(KeyedArchive.escapedKey($0.description).utf8) })
+        let stored = names.map { Array(KeyedArchive.escapedKey($0.description).utf8) }
+        self.objectKeys = (names, stored, stored.map { InPlaceReader.hash($0) })
         self.rawValueDecoder = type as? any ArchiveRawValueCodable.Type
     }
 

@@ -18,6 +18,9 @@ internal final class ArchiveObjectKeyTable {
     let names: [StaticString]
     /// The keys as stored in an object's own dictionary: escaped, in UTF-8.
     private let storedKeys: [[UInt8]]
+    /// Each stored key's `InPlaceReader.hash(_:)`, which a key object's ASCII bytes are matched by
+    /// before their bytes are compared.
+    private let storedHashes: [UInt64]
     /// By entry position, the key object last found there, or -1.
     @exclusivity(unchecked) private var seenKeyObjects: [Int] = []
     /// By entry position, the index of the key that key object is, or -1 for none.
@@ -27,12 +30,12 @@ internal final class ArchiveObjectKeyTable {
     /// (hostile) object is mapped by comparing its keys.
     private static var positionLimit: Int { 64 }
 
-    /// - Parameters:
-    ///   - names: The keys, as the type lists them.
-    ///   - stored: The same keys as stored: escaped, in UTF-8 (``DecodedTypeFacts`` keeps them).
-    init(names: [StaticString], stored: [[UInt8]]) {
-        self.names = names
-        self.storedKeys = stored
+    /// - Parameter keys: The keys as the type lists them, as stored (escaped, in UTF-8), and the
+    ///   stored keys' hashes, which ``DecodedTypeFacts`` keeps.
+    init(_ keys: (names: [StaticString], stored: [[UInt8]], hashes: [UInt64])) {
+        self.names = keys.names
+        self.storedKeys = keys.stored
+        self.storedHashes = keys.hashes
     }
 
     /// The number of keys.
@@ -51,7 +54,9 @@ internal final class ArchiveObjectKeyTable {
     @inline(never)
     private func learnKeyIndex(ofKeyObject keyObject: Int, at position: Int, reader: InPlaceReader) -> Int {
         var found = -1
-        for index in self.storedKeys.indices {
+        // An ASCII key object (every key writers store) is compared only with the keys of its hash.
+        let hash = reader.asciiStringHash(keyObject)
+        for index in self.storedKeys.indices where hash == nil || self.storedHashes[index] == hash {
             let matches = self.storedKeys[index].withUnsafeBufferPointer { reader.isString(keyObject, equalTo: $0) }
             if matches {
                 found = index
