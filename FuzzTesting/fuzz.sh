@@ -28,8 +28,11 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$TARGET.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/corpus" "FailCases/$TARGET"
 if [[ -d "Corpus/$TARGET" ]]; then cp -R "Corpus/$TARGET/." "$WORK/corpus/"; fi
-# What long runs found beyond the seeds, minimised (campaign.sh).
-if [[ -d "GrownCorpus/$TARGET" ]]; then cp -R "GrownCorpus/$TARGET/." "$WORK/corpus/"; fi
+# What long runs found beyond the seeds, minimised (campaign.sh); FUZZ_SEEDS_ONLY=1 leaves it out
+# (the smoke: libFuzzer runs a whole starting corpus before its time limit applies).
+if [[ -d "GrownCorpus/$TARGET" && "${FUZZ_SEEDS_ONLY:-0}" != 1 ]]; then
+  cp -R "GrownCorpus/$TARGET/." "$WORK/corpus/"
+fi
 
 status=0
 # Swift's own crash backtracer fights ASan over the crashing process; let ASan report.

@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 SECONDS_PER_TARGET="${FUZZ_SMOKE_SECONDS:-15}"
+# From the seeds only: a debug build runs the grown corpora's thousands of inputs for a minute or
+# more per target before fuzzing starts (campaign.sh and fuzz.sh use them).
+export FUZZ_SEEDS_ONLY=1
 TARGETS=(FuzzBinaryPlist FuzzXMLPlist FuzzKeyedArchive FuzzCodableDecoder FuzzArchivableDecoder)
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 # ASan's fake stacks (detect_stack_use_after_return) move locals off the thread's stack, where the

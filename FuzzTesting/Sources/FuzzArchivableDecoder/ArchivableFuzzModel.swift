@@ -15,7 +15,7 @@ import KeyedArchivingMacros
 /// (initial values, optionals with and without them, former keys, ignored and fallback
 /// properties, kept unknown fields, class names, a version with a two-step migration, enums with
 /// unknown cases, a generic type, a shared final class). No floating-point values, so that `==`
-/// compares exactly.
+/// compares exactly; a date, whose time interval may be NaN, is compared by its bits.
 @Archivable(
     version: 3,
     previousVersion: ArchivableFuzzModelV2.self,
@@ -45,7 +45,8 @@ struct ArchivableFuzzModel: Equatable {
             && lhs.tags == rhs.tags && lhs.mood == rhs.mood && lhs.events == rhs.events && lhs.page == rhs.page
             && lhs.shelf == rhs.shelf && lhs.cover == rhs.cover
             && lhs.owner?.name == rhs.owner?.name && lhs.friend?.name == rhs.friend?.name
-            && lhs.created == rhs.created
+            && lhs.created.timeIntervalSinceReferenceDate.bitPattern
+                == rhs.created.timeIntervalSinceReferenceDate.bitPattern
     }
 }
 
