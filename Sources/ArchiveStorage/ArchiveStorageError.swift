@@ -66,6 +66,8 @@ extension ArchiveStorageError {
             case database
             case storeNotFound
             case storeMoved
+            case readOnly
+            case nestedWrite
         }
 
         private let base: Base
@@ -104,6 +106,12 @@ extension ArchiveStorageError {
         /// The store was moved to another backend (``ArchiveStoreDirectory/moveStore(named:to:)-8i0d6``)
         /// after this instance opened it, or a move of it was interrupted: open the store again.
         public static let storeMoved = Code(.storeMoved)
+        /// The store is on a read-only file system: it can be opened and read, and every write
+        /// throws this.
+        public static let readOnly = Code(.readOnly)
+        /// A write of the store was called from a write of the same store on the same thread (from
+        /// an ``ArchiveStore/update(forKey:expiration:_:)-4u4g2`` body): it would wait for itself.
+        public static let nestedWrite = Code(.nestedWrite)
 
         public var description: String { self.base.rawValue }
     }

@@ -35,6 +35,12 @@ struct TemporaryDirectory: Sendable {
         try? FileManager.default.createDirectory(atPath: self.path, withIntermediateDirectories: true)
     }
 
+    /// The directory at `path`, which exists.
+    init(path: String, backend: ArchiveStoreBackend) {
+        self.path = path
+        self.backend = backend
+    }
+
     /// The directory of the store named "store" inside, as the probes open it.
     var storePath: String { self.path + "/store" }
 

@@ -65,14 +65,30 @@ final class StoreControlFile: @unchecked Sendable {
     /// another thread of this instance writes them.
     private let access = Locked(())
 
-    /// Opens or creates the control file in `directory`.
+    /// Whether the file is on a read-only file system: it is then mapped for reading, and every
+    /// write lock throws ``ArchiveStorageError/Code/readOnly``.
+    let isReadOnly: Bool
+
+    /// Opens or creates the control file in `directory`; opens it for reading only on a read-only
+    /// file system.
     init(directory: String) throws(ArchiveStorageError) {
         self.path = directory + "/" + Self.fileName
-        let descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var isReadOnly = false
+        if descriptor < 0, errno == EROFS {
+            descriptor = open(self.path, O_RDONLY | O_CLOEXEC)
+            isReadOnly = true
+        }
         guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
+        self.isReadOnly = isReadOnly
         defer { _ = close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw DurableFile.failure("fstat", path: self.path) }
+        if Int(status.st_size) < Self.size, isReadOnly {
+            // Too short to map: nothing is cached in memory, and the move count is read from the file.
+            self.counters = nil
+            return
+        }
         if Int(status.st_size) < Self.size {
             // Growing is idempotent, so two processes creating the file at once both succeed; each
             // grows it before mapping it, so no mapping reaches past the end of the file.
@@ -81,7 +97,8 @@ final class StoreControlFile: @unchecked Sendable {
             }
             _ = Self.magic.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         }
-        let mapping = mmap(nil, Self.size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        let protection = isReadOnly ? PROT_READ : PROT_READ | PROT_WRITE
+        let mapping = mmap(nil, Self.size, protection, MAP_SHARED, descriptor, 0)
         if let mapping, mapping != MAP_FAILED {
             self.counters = mapping + Self.headerSize
         } else {
@@ -133,7 +150,7 @@ final class StoreControlFile: @unchecked Sendable {
     }
 
     private func advance(slot: Int, toOdd odd: Bool) {
-        guard let counters else { return }
+        guard let counters, !self.isReadOnly else { return }
         self.access.holdingLock {
             let current = counters.load(fromByteOffset: slot * 8, as: UInt64.self)
             // An odd counter at the start of a write was left by a writer that died mid-write; it
@@ -159,6 +176,20 @@ final class StoreControlFile: @unchecked Sendable {
         _ body: () throws(ArchiveStorageError) -> R
     ) throws(ArchiveStorageError) -> R {
         let stripes = Set(slots.map { $0 % Self.stripeCount }).sorted()
+        if self.isReadOnly {
+            throw ArchiveStorageError(.readOnly, path: self.path, reason: "the store is on a read-only file system")
+        }
+        // A thread that holds this store's locks would wait for itself (or, on the SQLite
+        // backend, enter its own transaction again): a write from an `update` body.
+        let holder = Self.holder(path: self.path)
+        guard Self.holders.withLock({ $0.insert(holder).inserted }) else {
+            throw ArchiveStorageError(
+                .nestedWrite,
+                path: self.path,
+                reason: "a write of the store from a write of the same store on the same thread (an update body)"
+            )
+        }
+        defer { _ = Self.holders.withLock { $0.remove(holder) } }
         let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
         defer { _ = close(descriptor) }
@@ -166,6 +197,19 @@ final class StoreControlFile: @unchecked Sendable {
         // whole-file lock (where the system has no such locks) covers every stripe at once.
         for stripe in stripes where try self.lock(descriptor, stripe: stripe) == .wholeFile { break }
         return try body()
+    }
+
+    /// The threads of this process that hold write locks, each with the control file's path.
+    private static let holders = Locked(Set<String>())
+
+    /// The entry of ``holders`` for the calling thread and the control file at `path`.
+    private static func holder(path: String) -> String {
+        #if canImport(Glibc)
+        let thread = UInt(pthread_self())
+        #else
+        let thread = UInt(bitPattern: pthread_self())
+        #endif
+        return "\(thread) \(path)"
     }
 
     /// What ``lock(_:stripe:)`` locked.
@@ -224,6 +268,7 @@ extension StoreControlFile {
     /// Sets ``moveCount`` back to `count`, what it was before a move that changed nothing. Call
     /// with every stripe's lock held.
     func setMoveCount(_ count: UInt64) {
+        guard !self.isReadOnly else { return }
         guard let counters else {
             let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { return }

@@ -70,8 +70,11 @@ extension ArchiveStore {
     }
 
     /// Stores many values with one flush; see ``save(_:expiration:)-4kesr``.
-    public func save(_ values: [String: Value], expiration: ArchiveExpiration? = nil) async throws(ArchiveStorageError)
-    {
+    public func save(
+        _ entries: some Sequence<(key: String, value: Value)>,
+        expiration: ArchiveExpiration? = nil
+    ) async throws(ArchiveStorageError) {
+        let values = Self.distinctEntries(entries)
         try await self.perform { () throws(ArchiveStorageError) in try self.save(values, expiration: expiration) }
     }
 

@@ -192,6 +192,8 @@ extension ArchiveStore {
 
     /// Starts the maintenance that runs when the store opens, on a background queue.
     func startMaintenance() {
+        // A store on a read-only file system is only read.
+        guard !self.control.isReadOnly else { return }
         let purges = self.configuration.purgesExpiredEntriesOnOpen
         DispatchQueue.global(qos: .utility).async(group: self.maintenance) {
             // Best effort: a failure here is reported again by the operation that meets it.

@@ -117,7 +117,7 @@ extension ArchiveStore {
     // MARK: Operations
 
     func tableSave(
-        _ values: [String: Value],
+        _ values: [(key: String, value: Value)],
         expiration: ArchiveExpiration?,
         in table: any EntryTable
     )
