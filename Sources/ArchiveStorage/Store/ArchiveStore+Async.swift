@@ -69,7 +69,7 @@ extension ArchiveStore {
         }
     }
 
-    /// Stores many values with one flush; see ``save(_:expiration:)-4kesr``.
+    /// Stores many values with one flush; see ``save(_:expiration:)-3wh5l``.
     public func save(
         _ entries: some Sequence<(key: String, value: Value)>,
         expiration: ArchiveExpiration? = nil
