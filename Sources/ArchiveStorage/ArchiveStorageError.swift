@@ -50,6 +50,13 @@ public struct ArchiveStorageError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ArchiveStorageError {
+    /// ``Code/storeClosed`` for the store whose file is at `path`.
+    static func storeClosed(path: String) -> ArchiveStorageError {
+        ArchiveStorageError(.storeClosed, path: path, reason: "the store instance was closed; open the store again")
+    }
+}
+
+extension ArchiveStorageError {
     /// The kind of an ``ArchiveStorageError``. New codes may be added in minor releases.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -68,6 +75,8 @@ extension ArchiveStorageError {
             case storeMoved
             case readOnly
             case nestedWrite
+            case storeClosed
+            case lockTimeout
         }
 
         private let base: Base
@@ -112,6 +121,11 @@ extension ArchiveStorageError {
         /// A write of the store was called from a write of the same store on the same thread (from
         /// an ``ArchiveStore/update(forKey:expiration:_:)-4u4g2`` body): it would wait for itself.
         public static let nestedWrite = Code(.nestedWrite)
+        /// The store instance was closed (``ArchiveStore/close()``); open the store again.
+        public static let storeClosed = Code(.storeClosed)
+        /// Another writer (thread, instance or process) held the entry's write lock longer than
+        /// 60 seconds, SQLite's busy timeout; nothing was written.
+        public static let lockTimeout = Code(.lockTimeout)
 
         public var description: String { self.base.rawValue }
     }

@@ -39,6 +39,33 @@ import Testing
         #expect(try sqliteAgain.keys() == ["two"])
     }
 
+    /// Two instances creating one store at once with different backends agree on one: creation
+    /// holds the directory's lock. Before, both could create their own, and a later open took the
+    /// files store's entries for a move's leftovers.
+    @Test func storesCreatedAtOnceWithDifferentBackendsAgree() throws {
+        for round in 0..<20 {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let backends = Locked<[ArchiveStoreBackend]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let backend: ArchiveStoreBackend = index == 0 ? .files : .sqlite
+                do {
+                    let store: ArchiveStore<Int> = try openStore(directory) { $0.backend = backend }
+                    try store.save(index, forKey: "from \(index)")
+                    store.waitForBackgroundMaintenance()
+                    backends.withLock { $0.append(store.backend) }
+                } catch {
+                    Issue.record("round \(round), \(backend): \(error)")
+                }
+            }
+            let seen = backends.withLock { $0 }
+            #expect(seen.count == 2 && seen[0] == seen[1], "round \(round): \(seen)")
+            let store: ArchiveStore<Int> = try openStore(directory)
+            store.waitForBackgroundMaintenance()
+            #expect(try store.keys() == ["from 0", "from 1"], "round \(round)")
+        }
+    }
+
     /// Loads that miss memory read on connections of their own (`SQLiteReaders`), outside the
     /// pool's transactions: several threads at once each get their own key's value, and none sees
     /// a value older than the last commit before its load began.
@@ -66,6 +93,45 @@ import Testing
         }
         #expect(failures.withLock { $0 } == [])
         for key in 0..<keys { #expect(try store.load(forKey: "key\(key)") == rounds) }
+    }
+
+    /// A purge that meets a damaged page of the entry table throws `corruptStore`, rather than
+    /// skip the rows it cannot read and report success.
+    @Test func aPurgeReportsADamagedPage() throws {
+        let directory = TemporaryDirectory(backend: .sqlite)
+        defer { directory.remove() }
+        let database = directory.storePath + "/entries.sqlite"
+        let clock = TestClock()
+        do {
+            let store: ArchiveStore<String> = try openStore(directory) {
+                $0.clock = clock.function
+                $0.purgesExpiredEntriesOnOpen = false
+            }
+            try store.save(
+                (0..<400).map { ("key \($0)", "value \($0) " + String(repeating: "x", count: 300)) },
+                expiration: .after(.seconds(60))
+            )
+            store.close()
+        }
+        #expect(try sqlite3(database, "PRAGMA wal_checkpoint(TRUNCATE);").hasPrefix("0|"))
+        let pageSize = try #require(Int(try sqlite3(database, "PRAGMA page_size;")))
+        let leaves = try sqlite3(
+            database,
+            "SELECT pageno FROM dbstat WHERE name = 'entry' AND pagetype = 'leaf' ORDER BY pageno;"
+        ).split(separator: "\n").compactMap { Int($0) }
+        try #require(leaves.count > 4)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: database)))
+        let start = (leaves[leaves.count / 2] - 1) * pageSize
+        for offset in start..<start + 64 { bytes[offset] = 0xA5 }
+        try Data(bytes).write(to: URL(fileURLWithPath: database))
+
+        let store: ArchiveStore<String> = try openStore(directory) {
+            $0.clock = clock.function
+            $0.purgesExpiredEntriesOnOpen = false
+        }
+        clock.advance(by: 120)
+        let error = #expect(throws: ArchiveStorageError.self) { try store.purgeExpired() }
+        #expect(error?.code == .corruptStore, "\(String(describing: error))")
     }
 
     @Test func aDamagedRowIsACorruptEntryNamingItsKeyAndCanBeQuarantined() throws {

@@ -161,5 +161,45 @@ import Testing
         #expect(try sqlite3(database, "PRAGMA freelist_count;") == "0")
         #expect(try sqlite3(database, "PRAGMA integrity_check;") == "ok")
     }
+
+    /// Rewriting outdated entries commits a transaction per page of entries, not per entry: the
+    /// WAL holds one commit frame for 50 rewritten rows.
+    @Test func rewritingOutdatedEntriesCommitsOncePerPage() throws {
+        let directory = TemporaryDirectory(backend: .sqlite)
+        defer { directory.remove() }
+        let database = directory.storePath + "/entries.sqlite"
+        let old: ArchiveStore<Int> = try openStore(directory) { $0.schemaVersion = 1 }
+        try old.save((0..<50).map { ("key \($0)", $0) })
+        old.close()
+        #expect(try sqlite3(database, "PRAGMA wal_checkpoint(TRUNCATE);").hasPrefix("0|"))
+        let store: ArchiveStore<Int> = try openStore(directory) {
+            $0.schemaVersion = 2
+            $0.purgesExpiredEntriesOnOpen = false
+        }
+        store.waitForBackgroundMaintenance()
+        #expect(try store.rewriteOutdatedEntries().count == 50)
+        #expect(try walCommitCount(database + "-wal") == 1)
+        #expect(try store.info(forKey: "key 7")?.schemaVersion == 2)
+    }
+
+    /// The number of commits in the WAL file at `path`: its frames, of the WAL's current salt,
+    /// whose header gives the database size (which only a commit's last frame does).
+    private func walCommitCount(_ path: String) throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func word(_ offset: Int) -> UInt32 {
+            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        guard bytes.count >= 32 else { return 0 }
+        let pageSize = Int(word(8))
+        let salts = (word(16), word(20))
+        var commits = 0
+        var offset = 32
+        while offset + 24 + pageSize <= bytes.count {
+            guard (word(offset + 8), word(offset + 12)) == salts else { break }
+            if word(offset + 4) != 0 { commits += 1 }
+            offset += 24 + pageSize
+        }
+        return commits
+    }
 }
 #endif

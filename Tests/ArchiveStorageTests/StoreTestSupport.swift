@@ -216,3 +216,15 @@ func storedFiles(in directory: TemporaryDirectory) throws -> [String: Data] {
     }
     return files
 }
+
+/// The files under `path` that this process holds open, as `/proc/self/fd` lists them (Linux);
+/// sorted, one entry per descriptor.
+func openFiles(under path: String) -> [String] {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.compactMap { descriptor in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
+            target.hasPrefix(path + "/")
+        else { return nil }
+        return target
+    }.sorted()
+}

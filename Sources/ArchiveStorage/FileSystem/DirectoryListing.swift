@@ -108,6 +108,22 @@ enum DirectoryListing {
         access(path, W_OK) != 0 && errno == EROFS
     }
 
+    /// Runs `body` holding an exclusive `flock` on the directory at `path` (which excludes other
+    /// processes, and other threads: each call opens the directory afresh).
+    static func withDirectoryLock<R>(
+        _ path: String,
+        _ body: () throws(ArchiveStorageError) -> R
+    ) throws(ArchiveStorageError) -> R {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DurableFile.failure("open", path: path) }
+        defer { _ = close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            throw DurableFile.failure("flock", path: path)
+        }
+        return try body()
+    }
+
     /// The size of the file at `path`; `nil` when there is none.
     static func fileSize(atPath path: String) -> Int? {
         var status = stat()

@@ -25,8 +25,9 @@ import Android
 /// It serves two purposes:
 /// - **Write locks.** A writer holds an exclusive lock on one of ``stripeCount`` stripes, chosen
 ///   by the entry's file name, while it renames or removes that entry (and, in an update, from the
-///   read until the write). On Linux the stripes are byte-range locks owned by an open file
-///   description (`F_OFD_SETLKW`); elsewhere, and on kernels without them, the whole file is
+///   read until the write), waiting up to ``lockTimeout`` for it (polled, so that the wait is
+///   bounded). On Linux the stripes are byte-range locks owned by an open file
+///   description (`F_OFD_SETLK`); elsewhere, and on kernels without them, the whole file is
 ///   locked with `flock`. Each acquisition opens the file afresh, so the lock also excludes other
 ///   threads and other store instances of the same process, and closing releases it even when
 ///   the process dies.
@@ -69,10 +70,15 @@ final class StoreControlFile: @unchecked Sendable {
     /// write lock throws ``ArchiveStorageError/Code/readOnly``.
     let isReadOnly: Bool
 
+    /// How long a writer waits for another's lock stripe, in seconds: as long as SQLite's busy
+    /// timeout.
+    let lockTimeout: Double
+
     /// Opens or creates the control file in `directory`; opens it for reading only on a read-only
-    /// file system.
-    init(directory: String) throws(ArchiveStorageError) {
+    /// file system. A write waits up to `lockTimeout` seconds for another writer's lock.
+    init(directory: String, lockTimeout: Double = 60) throws(ArchiveStorageError) {
         self.path = directory + "/" + Self.fileName
+        self.lockTimeout = lockTimeout
         var descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         var isReadOnly = false
         if descriptor < 0, errno == EROFS {
@@ -195,7 +201,8 @@ final class StoreControlFile: @unchecked Sendable {
         defer { _ = close(descriptor) }
         // The byte-range locks of one open file description never conflict with each other; a
         // whole-file lock (where the system has no such locks) covers every stripe at once.
-        for stripe in stripes where try self.lock(descriptor, stripe: stripe) == .wholeFile { break }
+        let deadline = ContinuousClock.now + .seconds(self.lockTimeout)
+        for stripe in stripes where try self.lock(descriptor, stripe: stripe, until: deadline) == .wholeFile { break }
         return try body()
     }
 
@@ -215,7 +222,15 @@ final class StoreControlFile: @unchecked Sendable {
     /// What ``lock(_:stripe:)`` locked.
     private enum LockExtent { case stripe, wholeFile }
 
-    private func lock(_ descriptor: Int32, stripe: Int) throws(ArchiveStorageError) -> LockExtent {
+    /// Takes the lock of `stripe` on `descriptor`, polling (with pauses growing from 0.1 to 5 ms)
+    /// rather than blocking, so that the wait ends at `deadline`.
+    /// - Throws: ``ArchiveStorageError/Code/lockTimeout`` at the deadline.
+    private func lock(
+        _ descriptor: Int32,
+        stripe: Int,
+        until deadline: ContinuousClock.Instant
+    ) throws(ArchiveStorageError) -> LockExtent {
+        var pause: UInt32 = 100
         #if os(Linux) || os(Android)
         var request = flock()
         request.l_type = Int16(F_WRLCK)
@@ -224,17 +239,33 @@ final class StoreControlFile: @unchecked Sendable {
         request.l_len = 1
         request.l_pid = 0
         while true {
-            if fcntl(descriptor, linuxOpenFileDescriptionSetLockWait, &request) == 0 { return .stripe }
+            if fcntl(descriptor, linuxOpenFileDescriptionSetLock, &request) == 0 { return .stripe }
             if errno == EINTR { continue }
             if errno == EINVAL { break }  // A kernel before 3.15: lock the whole file instead.
-            throw DurableFile.failure("fcntl", path: self.path)
+            guard errno == EAGAIN || errno == EACCES else { throw DurableFile.failure("fcntl", path: self.path) }
+            try self.pause(&pause, until: deadline)
         }
         #endif
-        while flock(descriptor, LOCK_EX) != 0 {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
-            throw DurableFile.failure("flock", path: self.path)
+            guard errno == EWOULDBLOCK else { throw DurableFile.failure("flock", path: self.path) }
+            try self.pause(&pause, until: deadline)
         }
         return .wholeFile
+    }
+
+    /// Sleeps `pause` microseconds and doubles it (up to 5 ms), or throws
+    /// ``ArchiveStorageError/Code/lockTimeout`` past `deadline`.
+    private func pause(_ pause: inout UInt32, until deadline: ContinuousClock.Instant) throws(ArchiveStorageError) {
+        guard ContinuousClock.now < deadline else {
+            throw ArchiveStorageError(
+                .lockTimeout,
+                path: self.path,
+                reason: "another writer held the store's write lock for more than \(self.lockTimeout) s"
+            )
+        }
+        usleep(pause)
+        pause = min(pause * 2, 5_000)
     }
 }
 
@@ -296,7 +327,7 @@ extension StoreControlFile {
 }
 
 #if os(Linux) || os(Android)
-/// `F_OFD_SETLKW` from `<fcntl.h>`, which Swift's Glibc module does not export (it is behind
+/// `F_OFD_SETLK` from `<fcntl.h>`, which Swift's Glibc module does not export (it is behind
 /// `_GNU_SOURCE`). The value is the same on every Linux architecture.
-private let linuxOpenFileDescriptionSetLockWait: Int32 = 38
+private let linuxOpenFileDescriptionSetLock: Int32 = 37
 #endif

@@ -355,6 +355,11 @@ final class SQLiteEntryTable: EntryTable {
         }
     }
 
+    func close() {
+        self.readers.close()
+        try? self.writer.close()
+    }
+
     /// How many free pages one step of ``reclaimSpace()`` gives back at most.
     static let vacuumStepPageCount = 256
 

@@ -37,6 +37,8 @@ final class SQLiteReaders: Sendable {
     private let slots: [Locked<DatabaseQueue?>]
     /// The connection the next read waits for when all are in use.
     private let next = Locked(0)
+    /// Set by ``close()``: no connection is opened again.
+    private let isClosed = Locked(false)
 
     /// Readers of the database at `path`, at most `count` connections.
     init(path: String, count: Int) {
@@ -75,7 +77,19 @@ final class SQLiteReaders: Sendable {
         return try self.slots[index].withLock { queue in try self.run(body, on: &queue) }
     }
 
+    /// Closes every connection, each once no read uses it; later reads throw.
+    func close() {
+        self.isClosed.withLock { $0 = true }
+        for slot in self.slots {
+            slot.withLock { queue in
+                try? queue?.close()
+                queue = nil
+            }
+        }
+    }
+
     private func run<R>(_ body: (DatabaseQueue) throws -> R, on queue: inout DatabaseQueue?) throws -> R {
+        if self.isClosed.withLock({ $0 }) { throw ArchiveStorageError.storeClosed(path: self.path) }
         let reader: DatabaseQueue
         if let queue {
             reader = queue

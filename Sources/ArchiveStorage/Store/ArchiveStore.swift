@@ -68,6 +68,8 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     let diskUsage = Locked(DiskUsage())
     /// Held by an eviction, so that one instance runs one at a time.
     let evictionLock = Locked(())
+    /// Set by ``close()``.
+    let isClosed = Locked(false)
 
     /// Opens the store called `name` in `directory`, creating its folder if needed.
     ///
