@@ -26,9 +26,11 @@ enum BaselineTable {
 
     /// Opens (creating if needed) the database at `path`.
     static func open(_ path: String) throws -> DatabasePool {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path)
+        // After the pool's WAL set-up, which sets `synchronous = NORMAL` on the writer (a setting
+        // made in `prepareDatabase` comes before it, and is lost).
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return pool
     }
 
     /// Creates the database at `path` and inserts `entries` rows; returns how long the inserts

@@ -50,6 +50,13 @@ public struct ArchiveStorageError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ArchiveStorageError {
+    /// ``Code/storeClosed`` for the store whose file is at `path`.
+    static func storeClosed(path: String) -> ArchiveStorageError {
+        ArchiveStorageError(.storeClosed, path: path, reason: "the store instance was closed; open the store again")
+    }
+}
+
+extension ArchiveStorageError {
     /// The kind of an ``ArchiveStorageError``. New codes may be added in minor releases.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -66,6 +73,10 @@ extension ArchiveStorageError {
             case database
             case storeNotFound
             case storeMoved
+            case readOnly
+            case nestedWrite
+            case storeClosed
+            case lockTimeout
         }
 
         private let base: Base
@@ -104,6 +115,17 @@ extension ArchiveStorageError {
         /// The store was moved to another backend (``ArchiveStoreDirectory/moveStore(named:to:)-8i0d6``)
         /// after this instance opened it, or a move of it was interrupted: open the store again.
         public static let storeMoved = Code(.storeMoved)
+        /// The store is on a read-only file system: it can be opened and read, and every write
+        /// throws this.
+        public static let readOnly = Code(.readOnly)
+        /// A write of the store was called from a write of the same store on the same thread (from
+        /// an ``ArchiveStore/update(forKey:expiration:_:)-4u4g2`` body): it would wait for itself.
+        public static let nestedWrite = Code(.nestedWrite)
+        /// The store instance was closed (``ArchiveStore/close()``); open the store again.
+        public static let storeClosed = Code(.storeClosed)
+        /// Another writer (thread, instance or process) held the entry's write lock longer than
+        /// 60 seconds, SQLite's busy timeout; nothing was written.
+        public static let lockTimeout = Code(.lockTimeout)
 
         public var description: String { self.base.rawValue }
     }

@@ -173,8 +173,9 @@ import Testing
         defer { directory.remove() }
         // Created here, so that the probe opens it on the backend under test.
         _ = try openStore(directory, as: String.self)
-        // 256 KiB: SQLite's WAL outgrows it after about 15 saves of 4 KiB (each writes a few
-        // pages); on files, only the entry of 1 MB does.
+        // 256 KiB: SQLite's WAL outgrows it after 9 saves of 4 KiB (each commit, with
+        // `synchronous = FULL`, adds about 29 KB to the WAL here); on files, only the entry of
+        // 1 MB does.
         let probe = try StorageProbe.run([
             "store-fill-limited", directory.path, "\(256 * 1024)", "100x4096", "1x1000000", "5x4096",
         ])
@@ -197,7 +198,7 @@ import Testing
             }
         }
         #expect(saved.count + failed.count == sizes.count)
-        #expect(saved.count >= 10)
+        #expect(saved.count >= 8)
         #expect(failed["fill100"] != nil)
         let code = backend == .files ? ArchiveStorageError.Code.fileSystem : .database
         #expect(Set(failed.values) == ["\(code)"], "\(probe.stderr)")

@@ -91,6 +91,72 @@ import Testing
         #expect(try !store.contains("n"))
     }
 
+    /// After `close()` every call throws `storeClosed`, and no file of the store is open; another
+    /// instance goes on.
+    @Test(arguments: testedBackends) func closeReleasesTheStoresFilesAndLaterCallsThrow(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
+        defer { directory.remove() }
+        let store: ArchiveStore<Int> = try openStore(directory) { $0.memoryCountLimit = 0 }
+        let other: ArchiveStore<Int> = try openStore(directory)
+        try store.save(1, forKey: "a")
+        #expect(try store.load(forKey: "a") == 1)
+        #expect(try store.keys() == ["a"])
+        let opened = openFiles(under: directory.storePath)
+        store.close()
+        store.close()
+        let calls: [() throws -> Void] = [
+            { _ = try store.load(forKey: "a") }, { try store.save(2, forKey: "a") }, { _ = try store.keys() },
+        ]
+        for call in calls {
+            let error = #expect(throws: ArchiveStorageError.self, performing: call)
+            #expect(error?.code == .storeClosed, "\(String(describing: error))")
+        }
+        let left = openFiles(under: directory.storePath)
+        if backend == .sqlite { #expect(opened.count > left.count, "\(opened) before, \(left) after") }
+        // The other instance's connections are all that is left.
+        other.close()
+        #expect(openFiles(under: directory.storePath) == [])
+        let reopened: ArchiveStore<Int> = try openStore(directory)
+        #expect(try reopened.load(forKey: "a") == 1)
+    }
+
+    /// A batch of pairs keeps keys that are canonically equivalent but byte-different apart, as
+    /// single saves do; a key repeated byte for byte keeps its last value.
+    @Test(arguments: testedBackends) func batchSaveKeepsByteDifferentKeysApart(backend: ArchiveStoreBackend) throws {
+        let directory = TemporaryDirectory(backend: backend)
+        defer { directory.remove() }
+        let store: ArchiveStore<Int> = try openStore(directory) { $0.memoryCountLimit = 0 }
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        try store.save([(composed, 1), (decomposed, 2), ("x", 3), ("x", 4)])
+        #expect(try store.load(forKey: composed) == 1)
+        #expect(try store.load(forKey: decomposed) == 2)
+        #expect(try store.load(forKey: "x") == 4)
+        #expect(try store.keys().count == 3)
+    }
+
+    /// A write from an update body of the same store throws, on the update's own key (which
+    /// would wait for itself) and on another (which, on the SQLite backend, entered GRDB's
+    /// transaction again: a trap); the update then writes its own value.
+    @Test(arguments: testedBackends) func aWriteFromAnUpdateBodyThrowsNestedWrite(backend: ArchiveStoreBackend) throws {
+        let directory = TemporaryDirectory(backend: backend)
+        defer { directory.remove() }
+        let store: ArchiveStore<Int> = try openStore(directory)
+        let other: ArchiveStore<Int> = try openStore(directory)
+        for (writer, key) in [(store, "a"), (store, "b"), (other, "a"), (other, "b")] {
+            try store.update(forKey: "a") { (value: inout Int?) throws in
+                let error = #expect(throws: ArchiveStorageError.self) { try writer.save(1, forKey: key) }
+                #expect(error?.code == .nestedWrite, "\(String(describing: error))")
+                #expect(try writer.load(forKey: "b") == nil)
+                value = (value ?? 0) + 10
+            }
+        }
+        #expect(try store.load(forKey: "a") == 40)
+        #expect(try store.load(forKey: "b") == nil)
+    }
+
     @Test(arguments: testedBackends) func batchSaveWritesEveryEntryAndLeavesNoTemporaryFiles(
         backend: ArchiveStoreBackend
     ) throws {

@@ -35,6 +35,12 @@ struct TemporaryDirectory: Sendable {
         try? FileManager.default.createDirectory(atPath: self.path, withIntermediateDirectories: true)
     }
 
+    /// The directory at `path`, which exists.
+    init(path: String, backend: ArchiveStoreBackend) {
+        self.path = path
+        self.backend = backend
+    }
+
     /// The directory of the store named "store" inside, as the probes open it.
     var storePath: String { self.path + "/store" }
 
@@ -209,4 +215,16 @@ func storedFiles(in directory: TemporaryDirectory) throws -> [String: Data] {
         files[name] = try Data(contentsOf: URL(fileURLWithPath: path))
     }
     return files
+}
+
+/// The files under `path` that this process holds open, as `/proc/self/fd` lists them (Linux);
+/// sorted, one entry per descriptor.
+func openFiles(under path: String) -> [String] {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.compactMap { descriptor in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
+            target.hasPrefix(path + "/")
+        else { return nil }
+        return target
+    }.sorted()
 }

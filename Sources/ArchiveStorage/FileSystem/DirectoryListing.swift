@@ -102,6 +102,35 @@ enum DirectoryListing {
         access(path, F_OK) == 0
     }
 
+    /// Whether `path` is on a file system mounted read-only: `access(2)` for writing fails with
+    /// `EROFS` (whatever the caller's privileges, unlike file modes, which do not stop root).
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        access(path, W_OK) != 0 && errno == EROFS
+    }
+
+    /// Runs `body` holding an exclusive `flock` on the directory at `path` (which excludes other
+    /// processes, and other threads: each call opens the directory afresh).
+    static func withDirectoryLock<R>(
+        _ path: String,
+        _ body: () throws(ArchiveStorageError) -> R
+    ) throws(ArchiveStorageError) -> R {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DurableFile.failure("open", path: path) }
+        defer { _ = close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            throw DurableFile.failure("flock", path: path)
+        }
+        return try body()
+    }
+
+    /// The size of the file at `path`; `nil` when there is none.
+    static func fileSize(atPath path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
     /// Whether a process with the given identifier exists.
     static func processExists(_ pid: Int32) -> Bool {
         kill(pid, 0) == 0 || errno != ESRCH

@@ -172,8 +172,14 @@ enum DurableFile {
     }
 
     /// An ``ArchiveStorageError/Code/fileSystem`` error for the current `errno`.
+    /// ``ArchiveStorageError/Code/readOnly`` when `errno` is `EROFS`.
     static func failure(_ call: String, path: String) -> ArchiveStorageError {
-        ArchiveStorageError(.fileSystem, path: path, underlying: SystemError(code: errno, call: call))
+        let code = errno
+        return ArchiveStorageError(
+            code == EROFS ? .readOnly : .fileSystem,
+            path: path,
+            underlying: SystemError(code: code, call: call)
+        )
     }
 
     /// Writes the buffer fully; returns 0 or the `errno` of the failed write.

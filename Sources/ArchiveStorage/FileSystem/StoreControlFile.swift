@@ -25,8 +25,9 @@ import Android
 /// It serves two purposes:
 /// - **Write locks.** A writer holds an exclusive lock on one of ``stripeCount`` stripes, chosen
 ///   by the entry's file name, while it renames or removes that entry (and, in an update, from the
-///   read until the write). On Linux the stripes are byte-range locks owned by an open file
-///   description (`F_OFD_SETLKW`); elsewhere, and on kernels without them, the whole file is
+///   read until the write), waiting up to ``lockTimeout`` for it (polled, so that the wait is
+///   bounded). On Linux the stripes are byte-range locks owned by an open file
+///   description (`F_OFD_SETLK`); elsewhere, and on kernels without them, the whole file is
 ///   locked with `flock`. Each acquisition opens the file afresh, so the lock also excludes other
 ///   threads and other store instances of the same process, and closing releases it even when
 ///   the process dies.
@@ -65,14 +66,35 @@ final class StoreControlFile: @unchecked Sendable {
     /// another thread of this instance writes them.
     private let access = Locked(())
 
-    /// Opens or creates the control file in `directory`.
-    init(directory: String) throws(ArchiveStorageError) {
+    /// Whether the file is on a read-only file system: it is then mapped for reading, and every
+    /// write lock throws ``ArchiveStorageError/Code/readOnly``.
+    let isReadOnly: Bool
+
+    /// How long a writer waits for another's lock stripe, in seconds: as long as SQLite's busy
+    /// timeout.
+    let lockTimeout: Double
+
+    /// Opens or creates the control file in `directory`; opens it for reading only on a read-only
+    /// file system. A write waits up to `lockTimeout` seconds for another writer's lock.
+    init(directory: String, lockTimeout: Double = 60) throws(ArchiveStorageError) {
         self.path = directory + "/" + Self.fileName
-        let descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        self.lockTimeout = lockTimeout
+        var descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var isReadOnly = false
+        if descriptor < 0, errno == EROFS {
+            descriptor = open(self.path, O_RDONLY | O_CLOEXEC)
+            isReadOnly = true
+        }
         guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
+        self.isReadOnly = isReadOnly
         defer { _ = close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw DurableFile.failure("fstat", path: self.path) }
+        if Int(status.st_size) < Self.size, isReadOnly {
+            // Too short to map: nothing is cached in memory, and the move count is read from the file.
+            self.counters = nil
+            return
+        }
         if Int(status.st_size) < Self.size {
             // Growing is idempotent, so two processes creating the file at once both succeed; each
             // grows it before mapping it, so no mapping reaches past the end of the file.
@@ -81,7 +103,8 @@ final class StoreControlFile: @unchecked Sendable {
             }
             _ = Self.magic.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         }
-        let mapping = mmap(nil, Self.size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        let protection = isReadOnly ? PROT_READ : PROT_READ | PROT_WRITE
+        let mapping = mmap(nil, Self.size, protection, MAP_SHARED, descriptor, 0)
         if let mapping, mapping != MAP_FAILED {
             self.counters = mapping + Self.headerSize
         } else {
@@ -133,7 +156,7 @@ final class StoreControlFile: @unchecked Sendable {
     }
 
     private func advance(slot: Int, toOdd odd: Bool) {
-        guard let counters else { return }
+        guard let counters, !self.isReadOnly else { return }
         self.access.holdingLock {
             let current = counters.load(fromByteOffset: slot * 8, as: UInt64.self)
             // An odd counter at the start of a write was left by a writer that died mid-write; it
@@ -159,19 +182,55 @@ final class StoreControlFile: @unchecked Sendable {
         _ body: () throws(ArchiveStorageError) -> R
     ) throws(ArchiveStorageError) -> R {
         let stripes = Set(slots.map { $0 % Self.stripeCount }).sorted()
+        if self.isReadOnly {
+            throw ArchiveStorageError(.readOnly, path: self.path, reason: "the store is on a read-only file system")
+        }
+        // A thread that holds this store's locks would wait for itself (or, on the SQLite
+        // backend, enter its own transaction again): a write from an `update` body.
+        let holder = Self.holder(path: self.path)
+        guard Self.holders.withLock({ $0.insert(holder).inserted }) else {
+            throw ArchiveStorageError(
+                .nestedWrite,
+                path: self.path,
+                reason: "a write of the store from a write of the same store on the same thread (an update body)"
+            )
+        }
+        defer { _ = Self.holders.withLock { $0.remove(holder) } }
         let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
         defer { _ = close(descriptor) }
         // The byte-range locks of one open file description never conflict with each other; a
         // whole-file lock (where the system has no such locks) covers every stripe at once.
-        for stripe in stripes where try self.lock(descriptor, stripe: stripe) == .wholeFile { break }
+        let deadline = ContinuousClock.now + .seconds(self.lockTimeout)
+        for stripe in stripes where try self.lock(descriptor, stripe: stripe, until: deadline) == .wholeFile { break }
         return try body()
+    }
+
+    /// The threads of this process that hold write locks, each with the control file's path.
+    private static let holders = Locked(Set<String>())
+
+    /// The entry of ``holders`` for the calling thread and the control file at `path`.
+    private static func holder(path: String) -> String {
+        #if canImport(Glibc)
+        let thread = UInt(pthread_self())
+        #else
+        let thread = UInt(bitPattern: pthread_self())
+        #endif
+        return "\(thread) \(path)"
     }
 
     /// What ``lock(_:stripe:)`` locked.
     private enum LockExtent { case stripe, wholeFile }
 
-    private func lock(_ descriptor: Int32, stripe: Int) throws(ArchiveStorageError) -> LockExtent {
+    /// Takes the lock of `stripe` on `descriptor`, polling (with pauses growing from 0.1 to 5 ms)
+    /// rather than blocking, so that the wait ends at `deadline`.
+    /// - Throws: ``ArchiveStorageError/Code/lockTimeout`` at the deadline.
+    private func lock(
+        _ descriptor: Int32,
+        stripe: Int,
+        until deadline: ContinuousClock.Instant
+    ) throws(ArchiveStorageError) -> LockExtent {
+        var pause: UInt32 = 100
         #if os(Linux) || os(Android)
         var request = flock()
         request.l_type = Int16(F_WRLCK)
@@ -180,17 +239,33 @@ final class StoreControlFile: @unchecked Sendable {
         request.l_len = 1
         request.l_pid = 0
         while true {
-            if fcntl(descriptor, linuxOpenFileDescriptionSetLockWait, &request) == 0 { return .stripe }
+            if fcntl(descriptor, linuxOpenFileDescriptionSetLock, &request) == 0 { return .stripe }
             if errno == EINTR { continue }
             if errno == EINVAL { break }  // A kernel before 3.15: lock the whole file instead.
-            throw DurableFile.failure("fcntl", path: self.path)
+            guard errno == EAGAIN || errno == EACCES else { throw DurableFile.failure("fcntl", path: self.path) }
+            try self.pause(&pause, until: deadline)
         }
         #endif
-        while flock(descriptor, LOCK_EX) != 0 {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
-            throw DurableFile.failure("flock", path: self.path)
+            guard errno == EWOULDBLOCK else { throw DurableFile.failure("flock", path: self.path) }
+            try self.pause(&pause, until: deadline)
         }
         return .wholeFile
+    }
+
+    /// Sleeps `pause` microseconds and doubles it (up to 5 ms), or throws
+    /// ``ArchiveStorageError/Code/lockTimeout`` past `deadline`.
+    private func pause(_ pause: inout UInt32, until deadline: ContinuousClock.Instant) throws(ArchiveStorageError) {
+        guard ContinuousClock.now < deadline else {
+            throw ArchiveStorageError(
+                .lockTimeout,
+                path: self.path,
+                reason: "another writer held the store's write lock for more than \(self.lockTimeout) s"
+            )
+        }
+        usleep(pause)
+        pause = min(pause * 2, 5_000)
     }
 }
 
@@ -224,6 +299,7 @@ extension StoreControlFile {
     /// Sets ``moveCount`` back to `count`, what it was before a move that changed nothing. Call
     /// with every stripe's lock held.
     func setMoveCount(_ count: UInt64) {
+        guard !self.isReadOnly else { return }
         guard let counters else {
             let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { return }
@@ -251,7 +327,7 @@ extension StoreControlFile {
 }
 
 #if os(Linux) || os(Android)
-/// `F_OFD_SETLKW` from `<fcntl.h>`, which Swift's Glibc module does not export (it is behind
+/// `F_OFD_SETLK` from `<fcntl.h>`, which Swift's Glibc module does not export (it is behind
 /// `_GNU_SOURCE`). The value is the same on every Linux architecture.
-private let linuxOpenFileDescriptionSetLockWait: Int32 = 38
+private let linuxOpenFileDescriptionSetLock: Int32 = 37
 #endif

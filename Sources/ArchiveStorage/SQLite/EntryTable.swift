@@ -47,6 +47,10 @@ protocol EntryTable: Sendable {
     /// Gives the pages of removed rows back to the file system.
     func reclaimSpace() throws(ArchiveStorageError)
 
+    /// Closes the database connections, waiting for the calls that use them; every later call
+    /// throws ``ArchiveStorageError/Code/storeClosed``.
+    func close()
+
     // MARK: Integrity (verifyIntegrity())
 
     /// Runs SQLite's `PRAGMA integrity_check` on the whole database, changing nothing.

@@ -94,8 +94,10 @@ extension SQLiteEntryTable {
             SELECT count(*) > 0 FROM sqlite_master WHERE type = 'trigger' AND name = 'entry_insert_byteCount'
             """
         try self.access {
-            guard try !self.pool.read({ db in try Bool.fetchOne(db, sql: isTracked) ?? false }) else { return }
-            try self.pool.write { db in
+            guard try !self.readers.transaction({ db in try Bool.fetchOne(db, sql: isTracked) ?? false }) else {
+                return
+            }
+            try self.writer.write { db in
                 guard try !(Bool.fetchOne(db, sql: isTracked) ?? false) else { return }
                 try db.execute(sql: Self.byteCountTracking)
             }

@@ -29,7 +29,7 @@ extension SQLiteEntryTable {
     ) throws(ArchiveStorageError) -> [String] {
         guard limit > 0 else { return [] }
         return try self.access {
-            try self.pool.read { db in
+            try self.readers.transaction { db in
                 // From the prefix on, or after `after` when that comes later (or is the prefix).
                 var lower = range.lowerBound
                 var isStrict = false
@@ -87,7 +87,7 @@ extension SQLiteEntryTable {
 
     func count(in range: KeyPrefixRange, unexpiredAt now: Double) throws(ArchiveStorageError) -> Int {
         try self.access {
-            try self.pool.read { db in
+            try self.readers.transaction { db in
                 let statement = try db.cachedStatement(sql: Self.countQuery(isBounded: range.upperBound != nil))
                 var arguments: StatementArguments = [Data(range.lowerBound)]
                 if let upper = range.upperBound { arguments += [Data(upper)] }

@@ -27,7 +27,7 @@ extension SQLiteEntryTable {
         limit: Int
     ) throws(ArchiveStorageError) -> [(key: [UInt8], row: Result<EntryRow, EntryRowCorruption>)] {
         try self.access {
-            try self.pool.read { db in
+            try self.readers.transaction { db in
                 // `key >= X''` for the first page: the empty key is a row too.
                 let statement = try db.cachedStatement(
                     sql: """
@@ -53,7 +53,7 @@ extension SQLiteEntryTable {
 
     func unlistedRowCount() throws(ArchiveStorageError) -> Int {
         try self.access {
-            try self.pool.read { db in
+            try self.readers.transaction { db in
                 let sql = """
                     SELECT (SELECT count(*) FROM quarantine) + (SELECT count(*) FROM entry WHERE typeof(key) != 'blob')
                     """
@@ -64,7 +64,7 @@ extension SQLiteEntryTable {
 
     func copy(toPath path: String) throws(ArchiveStorageError) {
         try self.access {
-            try self.pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+            try self.writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
         }
     }
 
@@ -72,8 +72,8 @@ extension SQLiteEntryTable {
     /// files backend.
     ///
     /// The file is scratch until the move flushes and renames it, so it is written without a
-    /// journal or flushes (a crash leaves a file to delete); once closed it is complete, in
-    /// rollback-journal mode, with no `-wal` or `-shm` file.
+    /// journal or flushes (a crash leaves a file to delete); once closed it is complete, in WAL
+    /// mode, with no `-wal` or `-shm` file.
     final class Builder {
         let path: String
         private let queue: DatabaseQueue
@@ -105,9 +105,15 @@ extension SQLiteEntryTable {
             }
         }
 
-        /// Closes the database.
+        /// Turns the database to WAL mode (a store's, so that opening it writes nothing), and
+        /// closes it.
         func close() throws(ArchiveStorageError) {
             do {
+                try self.queue.writeWithoutTransaction { db in
+                    guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                        throw ArchiveStorageError(.database, path: self.path, reason: "could not turn on WAL mode")
+                    }
+                }
                 try self.queue.close()
             } catch {
                 throw SQLiteEntryTable.failure(error, path: self.path)

@@ -26,57 +26,147 @@ import Foundation
 /// table `quarantine`. The layout is versioned with GRDB's `DatabaseMigrator`.
 final class SQLiteEntryTable: EntryTable {
     let path: String
-    let pool: DatabasePool
-    /// The connections of point reads (``row(forKey:)`` and ``expiry(forKey:)``).
+    /// The connection of every write; reads go through ``readers``.
+    let writer: DatabaseQueue
+    /// The read-only connections of every read: point reads and read transactions.
     let readers: SQLiteReaders
+    /// Whether the database is on a read-only file system: it is opened read-only, and every
+    /// write throws ``ArchiveStorageError/Code/readOnly``.
+    let isReadOnly: Bool
 
     /// Opens the database in `directory`, creating it and its tables if needed.
+    ///
+    /// Opening an existing database writes nothing to it: the settings of its connections are
+    /// theirs alone (see ``connectionPragmas(isDurable:)``), and only a database that lacks a
+    /// table, a migration or WAL mode is changed. On a read-only file system the database is
+    /// opened read-only (immutable, when its `-shm` file is missing and cannot be created).
     /// - Parameters:
-    ///   - isDurable: Whether a commit waits for the disk (`synchronous = FULL`), or survives a
-    ///     crash of the process only (`NORMAL`).
+    ///   - isDurable: Whether a commit waits for the disk (`synchronous = FULL`, with
+    ///     `fullfsync`), or survives a crash of the process only (`NORMAL`).
     ///   - tracksByteCount: Whether the store has a disk byte limit: the database then keeps the
     ///     total payload size and an index of recency (see ``trackByteCount()``).
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/corruptStore`` when
     ///   the file is not a database, ``ArchiveStorageError/Code/unsupportedSchemaVersion`` when a
-    ///   newer release laid out its tables, or ``ArchiveStorageError/Code/database``.
+    ///   newer release laid out its tables, ``ArchiveStorageError/Code/readOnly`` when a
+    ///   read-only database lacks its tables, or ``ArchiveStorageError/Code/database``.
     init(directory: String, isDurable: Bool, tracksByteCount: Bool) throws(ArchiveStorageError) {
         let path = directory + "/" + entryTableFileName
         self.path = path
+        let isReadOnly = DirectoryListing.isOnReadOnlyFileSystem(directory)
+        self.isReadOnly = isReadOnly
+        // Without a `-shm` file, SQLite opens a WAL database on read-only media only as immutable.
+        let location =
+            isReadOnly && !DirectoryListing.fileExists(atPath: path + "-shm") ? Self.immutableURI(path) : path
         self.readers = SQLiteReaders(
-            path: path,
+            path: location,
             count: SQLiteReaders.count(processorCount: ProcessInfo.processInfo.activeProcessorCount)
         )
         var configuration = Configuration()
         configuration.label = "ArchiveStore"
+        configuration.readonly = isReadOnly
         // Another process's write transaction is waited for, up to this long.
         configuration.busyMode = .timeout(Self.busyTimeout)
+        let pragmas = Self.connectionPragmas(isDurable: isDurable)
         configuration.prepareDatabase { db in
-            try db.execute(sql: isDurable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
-            // Takes effect in a new database only, before its first table: removed rows' pages
-            // can then be given back with `PRAGMA incremental_vacuum`.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
-            // So that the `meta` triggers also see the rows an `INSERT OR REPLACE` deletes.
-            try db.execute(sql: "PRAGMA recursive_triggers = ON")
+            // The connection's own settings: none of them writes to the database. A
+            // `DatabaseQueue` in the default journal mode leaves them alone (a `DatabasePool`
+            // sets `synchronous = NORMAL` after this).
+            for (name, value) in pragmas { try db.execute(sql: "PRAGMA \(name) = \(value)") }
         }
         do {
-            self.pool = try DatabasePool(path: path, configuration: configuration)
-            let migrator = Self.migrator
-            if try self.pool.read({ db in try migrator.hasBeenSuperseded(db) }) {
-                throw ArchiveStorageError(
-                    .unsupportedSchemaVersion,
-                    path: path,
-                    reason: "a newer release laid out this store's tables"
-                )
-            }
-            try migrator.migrate(self.pool)
+            self.writer = try DatabaseQueue(path: location, configuration: configuration)
+            try self.layOut(isReadOnly: isReadOnly)
         } catch {
             throw Self.failure(error, path: path)
         }
-        if tracksByteCount { try self.trackByteCount() }
+        if tracksByteCount, !isReadOnly { try self.trackByteCount() }
+    }
+
+    /// The settings of the writer connection, in order: `synchronous = FULL` with `fullfsync`
+    /// and `checkpoint_fullfsync` (macOS's `F_FULLFSYNC`) when `isDurable`, `NORMAL` otherwise;
+    /// the WAL's size limit once it has been checkpointed; and `recursive_triggers`, so that the
+    /// `meta` triggers also see the rows an `INSERT OR REPLACE` deletes.
+    static func connectionPragmas(isDurable: Bool) -> [(name: String, value: String)] {
+        [
+            ("synchronous", isDurable ? "FULL" : "NORMAL"),
+            ("fullfsync", isDurable ? "ON" : "OFF"),
+            ("checkpoint_fullfsync", isDurable ? "ON" : "OFF"),
+            ("journal_size_limit", String(Self.walSizeLimit)),
+            ("recursive_triggers", "ON"),
+        ]
+    }
+
+    /// The size the WAL file is truncated to after a checkpoint that emptied it, in bytes.
+    static let walSizeLimit = 4 << 20
+
+    /// The values of the pragmas `names` on the writer connection, as SQLite reports them.
+    func writerPragmas(_ names: [String]) throws(ArchiveStorageError) -> [String] {
+        try self.access {
+            try self.writer.inDatabase { db in
+                try names.map { name in try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "" }
+            }
+        }
     }
 
     /// How long a write waits for another process's write transaction, in seconds.
     static let busyTimeout: TimeInterval = 60
+
+    /// Creates the tables of a new database, or migrates an old one; changes nothing (and takes no
+    /// write lock) when the layout is current.
+    private func layOut(isReadOnly: Bool) throws {
+        let migrator = Self.migrator
+        let state = try self.writer.read { db in
+            let pageCount = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+            let superseded = pageCount > 0 ? try migrator.hasBeenSuperseded(db) : false
+            let complete = pageCount > 0 ? try migrator.hasCompletedMigrations(db) : false
+            return (isNew: pageCount == 0, isWAL: journalMode == "wal", superseded: superseded, complete: complete)
+        }
+        if state.superseded {
+            throw ArchiveStorageError(
+                .unsupportedSchemaVersion,
+                path: self.path,
+                reason: "a newer release laid out this store's tables"
+            )
+        }
+        if state.complete, state.isWAL || isReadOnly { return }
+        if isReadOnly {
+            throw ArchiveStorageError(
+                .readOnly,
+                path: self.path,
+                reason: "the database lacks its tables, and the file system is read-only"
+            )
+        }
+        if state.isNew {
+            // Before the first table: removed rows' pages can then be given back with
+            // `PRAGMA incremental_vacuum`. Another process creating the database at the same
+            // time does the same; the first table makes the setting final.
+            try self.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
+        }
+        if !state.isWAL {
+            // Persistent: every later connection opens the database in WAL mode.
+            let mode = try self.writer.writeWithoutTransaction { db in
+                try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            }
+            guard mode == "wal" else {
+                throw ArchiveStorageError(.database, path: self.path, reason: "could not turn on WAL mode")
+            }
+        }
+        if !state.complete { try migrator.migrate(self.writer) }
+    }
+
+    /// An SQLite URI that opens the database at `path` as immutable: read without locks or a
+    /// `-shm` file, which only a file that nothing can change allows.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%", "?", "#": escaped += "%" + String(character.value, radix: 16, uppercase: true)
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
+    }
 
     // MARK: Reading
 
@@ -111,7 +201,7 @@ final class SQLiteEntryTable: EntryTable {
         limit: Int
     ) throws(ArchiveStorageError) -> [(expiry: Double, key: [UInt8])] {
         try self.access {
-            try self.pool.read { db in
+            try self.readers.transaction { db in
                 let rows: RowCursor
                 if let after {
                     let statement = try db.cachedStatement(
@@ -144,7 +234,7 @@ final class SQLiteEntryTable: EntryTable {
 
     func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], damage: String?)] {
         try self.access {
-            try self.pool.read { db in
+            try self.readers.transaction { db in
                 let statement = try db.cachedStatement(
                     sql: """
                         SELECT key, format, schemaVersion, expiry, checksum, payload FROM entry
@@ -179,7 +269,9 @@ final class SQLiteEntryTable: EntryTable {
         do throws(ArchiveStorageError) {
             messages = try self.access {
                 // One more than shown, to tell whether there were more.
-                try self.pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(shown + 1))") }
+                try self.readers.transaction { db in
+                    try String.fetchAll(db, sql: "PRAGMA integrity_check(\(shown + 1))")
+                }
             }
         } catch {
             // Damage that stops the check itself (a page that is not a b-tree page).
@@ -202,12 +294,12 @@ final class SQLiteEntryTable: EntryTable {
     static let integrityMessageLimit = 5
 
     func storedByteCount() throws(ArchiveStorageError) -> Int {
-        try self.access { try self.pool.read { db in try Self.storedByteCount(in: db) } }
+        try self.access { try self.readers.transaction { db in try Self.storedByteCount(in: db) } }
     }
 
     func evictionCandidates(expiredAt now: Double, limit: Int) throws(ArchiveStorageError) -> [EvictionCandidate] {
         try self.access {
-            try self.pool.read { db in
+            try self.readers.transaction { db in
                 var candidates: [EvictionCandidate] = []
                 var seen = Set<[UInt8]>()
                 // `length` of a blob reads its size from the record header, not its bytes.
@@ -248,15 +340,60 @@ final class SQLiteEntryTable: EntryTable {
     }
 
     func reclaimSpace() throws(ArchiveStorageError) {
+        try self.checkWritable()
         try self.access {
-            try self.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
+            // In steps of a bounded number of pages, each its own write, so that other writers
+            // (of any process) get the write lock in between.
+            while true {
+                let freePages = try self.writer.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA incremental_vacuum(\(Self.vacuumStepPageCount))")
+                    return try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+                }
+                if freePages == 0 { break }
+            }
+            try self.checkpoint()
         }
+    }
+
+    func close() {
+        self.readers.close()
+        try? self.writer.close()
+    }
+
+    /// How many free pages one step of ``reclaimSpace()`` gives back at most.
+    static let vacuumStepPageCount = 256
+
+    /// Copies the WAL's pages into the database as far as no reader needs them (a passive
+    /// checkpoint, which waits for nobody): the next write then starts the WAL over, truncating it
+    /// to ``walSizeLimit``.
+    func checkpoint() throws {
+        try self.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+    }
+
+    /// Checkpoints when the WAL file has grown past ``walCheckpointThreshold``: a large write or
+    /// many writes that readers kept SQLite's automatic checkpoints from completing.
+    func checkpointIfLarge() throws(ArchiveStorageError) {
+        guard let size = DirectoryListing.fileSize(atPath: self.path + "-wal"), size > Self.walCheckpointThreshold
+        else { return }
+        try self.access { try self.checkpoint() }
+    }
+
+    /// The WAL size past which a write checkpoints, in bytes.
+    static let walCheckpointThreshold = 2 * walSizeLimit
+
+    /// Throws ``ArchiveStorageError/Code/readOnly`` when the database is on a read-only file system.
+    func checkWritable() throws(ArchiveStorageError) {
+        guard self.isReadOnly else { return }
+        throw ArchiveStorageError(.readOnly, path: self.path, reason: "the store is on a read-only file system")
     }
 
     // MARK: Writing
 
     func write<R>(_ body: (any EntryTableWriter) throws -> R) throws(ArchiveStorageError) -> R {
-        try self.access { try self.pool.write { db in try body(Writer(db: db)) } }
+        try self.checkWritable()
+        let result = try self.access { try self.writer.write { db in try body(Writer(db: db)) } }
+        try self.checkpointIfLarge()
+        return result
     }
 
     /// The writer of one transaction.
@@ -409,6 +546,13 @@ final class SQLiteEntryTable: EntryTable {
             return ArchiveStorageError(.database, path: path, reason: "\(error)", underlying: error)
         }
         switch error.resultCode {
+        case .SQLITE_READONLY:
+            return ArchiveStorageError(
+                .readOnly,
+                path: path,
+                reason: error.message ?? "the database is read-only",
+                underlying: error
+            )
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return ArchiveStorageError(
                 .corruptStore,

@@ -37,6 +37,8 @@ final class SQLiteReaders: Sendable {
     private let slots: [Locked<DatabaseQueue?>]
     /// The connection the next read waits for when all are in use.
     private let next = Locked(0)
+    /// Set by ``close()``: no connection is opened again.
+    private let isClosed = Locked(false)
 
     /// Readers of the database at `path`, at most `count` connections.
     init(path: String, count: Int) {
@@ -52,6 +54,17 @@ final class SQLiteReaders: Sendable {
     /// Runs `body` on one of the connections, outside any transaction: run one statement only.
     /// - Throws: What `body` throws; SQLite's errors opening the connection.
     func read<R>(_ body: (Database) throws -> R) throws -> R {
+        try self.withConnection { reader in try reader.inDatabase(body) }
+    }
+
+    /// Runs `body` in a read transaction on one of the connections: every statement of `body`
+    /// reads the same snapshot. Keep it short: the WAL cannot be checkpointed past it.
+    /// - Throws: What `body` throws; SQLite's errors opening the connection.
+    func transaction<R>(_ body: (Database) throws -> R) throws -> R {
+        try self.withConnection { reader in try reader.read(body) }
+    }
+
+    private func withConnection<R>(_ body: (DatabaseQueue) throws -> R) throws -> R {
         for slot in self.slots {
             if let result = try slot.withLockIfAvailable({ queue in try self.run(body, on: &queue) }) {
                 return result
@@ -64,7 +77,19 @@ final class SQLiteReaders: Sendable {
         return try self.slots[index].withLock { queue in try self.run(body, on: &queue) }
     }
 
-    private func run<R>(_ body: (Database) throws -> R, on queue: inout DatabaseQueue?) throws -> R {
+    /// Closes every connection, each once no read uses it; later reads throw.
+    func close() {
+        self.isClosed.withLock { $0 = true }
+        for slot in self.slots {
+            slot.withLock { queue in
+                try? queue?.close()
+                queue = nil
+            }
+        }
+    }
+
+    private func run<R>(_ body: (DatabaseQueue) throws -> R, on queue: inout DatabaseQueue?) throws -> R {
+        if self.isClosed.withLock({ $0 }) { throw ArchiveStorageError.storeClosed(path: self.path) }
         let reader: DatabaseQueue
         if let queue {
             reader = queue
@@ -72,7 +97,7 @@ final class SQLiteReaders: Sendable {
             reader = try Self.open(self.path)
             queue = reader
         }
-        return try reader.inDatabase(body)
+        return try body(reader)
     }
 
     private static func open(_ path: String) throws -> DatabaseQueue {

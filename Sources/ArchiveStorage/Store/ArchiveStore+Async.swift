@@ -69,9 +69,12 @@ extension ArchiveStore {
         }
     }
 
-    /// Stores many values with one flush; see ``save(_:expiration:)-4kesr``.
-    public func save(_ values: [String: Value], expiration: ArchiveExpiration? = nil) async throws(ArchiveStorageError)
-    {
+    /// Stores many values with one flush; see ``save(_:expiration:)-3wh5l``.
+    public func save(
+        _ entries: some Sequence<(key: String, value: Value)>,
+        expiration: ArchiveExpiration? = nil
+    ) async throws(ArchiveStorageError) {
+        let values = Self.distinctEntries(entries)
         try await self.perform { () throws(ArchiveStorageError) in try self.save(values, expiration: expiration) }
     }
 

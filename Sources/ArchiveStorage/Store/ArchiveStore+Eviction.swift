@@ -104,10 +104,17 @@ extension ArchiveStore {
             guard !victims.isEmpty || !reads.isEmpty else { break }
             let touches = reads
             reads = [:]
-            let remaining = try self.commit(table, locations: victimLocations) { writer -> Int in
-                for read in touches.values { try writer.noteAccess(key: read.key, at: read.time) }
-                for victim in victims { _ = try writer.evict(victim, now: now) }
-                return try writer.storedByteCount()
+            let remaining: Int
+            do {
+                remaining = try self.commit(table, locations: victimLocations) { writer -> Int in
+                    for read in touches.values { try writer.noteAccess(key: read.key, at: read.time) }
+                    for victim in victims { _ = try writer.evict(victim, now: now) }
+                    return try writer.storedByteCount()
+                }
+            } catch {
+                // Rolled back: the loads are noted again for the next eviction.
+                self.diskUsage.withLock { $0.restore(touches) }
+                throw error
             }
             // No progress (every victim was saved again meanwhile): the next write tries again.
             if victims.isEmpty || remaining >= total { break }
@@ -174,6 +181,12 @@ extension ArchiveStore {
         let victimNames = Set(victims.map(\.location.fileName))
         touches.removeAll { victimNames.contains($0.candidate.location.fileName) }
         let slots = victims.map(\.location.slot) + touches.map(\.candidate.location.slot)
+        // Loads that no write below records are noted again for the next eviction, if it throws.
+        var written = Set<String>()
+        defer {
+            let unwritten = reads.filter { !written.contains($0.key) }
+            if !unwritten.isEmpty { self.diskUsage.withLock { $0.restore(unwritten) } }
+        }
         let removedAny = try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) -> Bool in
             for (candidate, time) in touches {
                 guard let status = DirectoryListing.status(atPath: candidate.location.path),
@@ -181,6 +194,8 @@ extension ArchiveStore {
                 else { continue }
                 DirectoryListing.setModificationTime(atPath: candidate.location.path, to: time)
             }
+            // Recorded, or not to be recorded (the entry changed since, or is gone).
+            for (fileName, _) in reads { written.insert(fileName) }
             var removedAny = false
             for victim in victims {
                 // The same file, neither replaced nor written since it was chosen.

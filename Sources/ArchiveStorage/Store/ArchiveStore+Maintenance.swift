@@ -167,6 +167,18 @@ extension ArchiveStore {
         self.maintenance.wait()
     }
 
+    /// Closes this instance: waits for its background maintenance, then closes its database
+    /// connections on the SQLite backend (a files store holds no file open between calls).
+    ///
+    /// Every later call on this instance throws ``ArchiveStorageError/Code/storeClosed``; a call
+    /// running on another thread meanwhile completes or throws. Other instances of the store are
+    /// not affected. Closing twice does nothing more.
+    public func close() {
+        self.isClosed.withLock { $0 = true }
+        self.waitForBackgroundMaintenance()
+        self.table?.close()
+    }
+
     /// Removes temporary files left by writers that died, and returns how many it removed.
     ///
     /// A temporary file is named `.tmp-<pid>-<random>`. It is removed when no process `<pid>`
@@ -192,6 +204,8 @@ extension ArchiveStore {
 
     /// Starts the maintenance that runs when the store opens, on a background queue.
     func startMaintenance() {
+        // A store on a read-only file system is only read.
+        guard !self.control.isReadOnly else { return }
         let purges = self.configuration.purgesExpiredEntriesOnOpen
         DispatchQueue.global(qos: .utility).async(group: self.maintenance) {
             // Best effort: a failure here is reported again by the operation that meets it.

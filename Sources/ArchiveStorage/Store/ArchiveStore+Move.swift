@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import KeyedArchiving
+
 // What an open store does about moves between backends (see `StoreMove`).
 extension ArchiveStore {
     /// Throws ``ArchiveStorageError/Code/storeMoved`` if a move between backends began since the
@@ -18,12 +20,19 @@ extension ArchiveStore {
     /// entry file checks it again, since a move to SQLite removes the entry files last.
     @inline(__always)
     func checkNotMoved() throws(ArchiveStorageError) {
-        guard self.control.moveCount == self.moveCount else { throw self.storeMovedError() }
+        guard self.control.moveCount == self.moveCount, !self.isClosed.withLock({ $0 }) else {
+            throw self.storeMovedError()
+        }
     }
 
+    /// ``ArchiveStorageError/Code/storeClosed`` after ``close()``; otherwise
+    /// ``ArchiveStorageError/Code/storeMoved``, closing the database connections, which serve no
+    /// other call: the files a move left behind are not kept open.
     @inline(never)
     private func storeMovedError() -> ArchiveStorageError {
-        ArchiveStorageError(
+        if self.isClosed.withLock({ $0 }) { return .storeClosed(path: self.directoryPath) }
+        self.table?.close()
+        return ArchiveStorageError(
             .storeMoved,
             path: self.directoryPath,
             reason: "the store was moved to another backend after this instance opened it; open it again"

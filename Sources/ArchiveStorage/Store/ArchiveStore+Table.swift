@@ -117,7 +117,7 @@ extension ArchiveStore {
     // MARK: Operations
 
     func tableSave(
-        _ values: [String: Value],
+        _ values: [(key: String, value: Value)],
         expiration: ArchiveExpiration?,
         in table: any EntryTable
     )
@@ -241,7 +241,14 @@ extension ArchiveStore {
                 var count = 0
                 for key in keys {
                     // Checked again in the transaction: a damaged row must not decide a deletion.
-                    guard let row = try? writer.row(forKey: key), row.expiry <= now else { continue }
+                    // Any other error (I/O, a damaged page) is the purge's.
+                    let row: EntryRow?
+                    do {
+                        row = try writer.row(forKey: key)
+                    } catch is EntryRowCorruption {
+                        continue
+                    }
+                    guard let row, row.expiry <= now else { continue }
                     if try writer.delete(key: Array(key.utf8)) { count += 1 }
                 }
                 return count
@@ -302,32 +309,46 @@ enum TableUpdateOutcome<Result> {
 }
 
 extension ArchiveStore {
-    /// Rewrites the row of `key` in the current schema version and format if an older version
-    /// saved it; whether it did.
+    /// Rewrites, in one transaction, the rows of `keys` that an older schema version saved, in
+    /// the current version and format; returns the keys it rewrote. A damaged row ends the
+    /// transaction (committing the rows before it) and is reported as a read reports it.
     func tableRewrite(
-        key: String,
-        location: EntryLocation,
+        keys: [String],
         ifOlderThan current: UInt32,
         in table: any EntryTable
-    ) throws(ArchiveStorageError) -> Bool {
-        let outcome = try self.commit(table, locations: [location]) { writer -> TableUpdateOutcome<Bool> in
-            let row: EntryRow?
-            do {
-                row = try writer.row(forKey: key)
-            } catch let corruption as EntryRowCorruption {
-                return .corrupt(corruption.reason)
+    ) throws(ArchiveStorageError) -> [String] {
+        let locations = keys.map { EntryLocation(key: $0, directory: self.directoryPath) }
+        typealias Damage = (index: Int, reason: String)
+        let (rewritten, damage) = try self.commit(table, locations: locations) { writer -> ([String], Damage?) in
+            var rewritten: [String] = []
+            for (index, key) in keys.enumerated() {
+                let row: EntryRow?
+                do {
+                    row = try writer.row(forKey: key)
+                } catch let corruption as EntryRowCorruption {
+                    return (rewritten, (index, corruption.reason))
+                }
+                guard let row, row.expiry > self.now(), row.schemaVersion < current else { continue }
+                let value = try self.decodeValue(of: row.entry(key: key), key: key, path: table.path)
+                let expiration: ArchiveExpiration =
+                    row.expiry.isFinite ? .at(Date(timeIntervalSince1970: row.expiry)) : .never
+                try writer.put(try self.entryRow(for: value, key: key, expiration: expiration), forKey: key)
+                rewritten.append(key)
             }
-            guard let row, row.expiry > self.now(), row.schemaVersion < current else { return .done(.success(false)) }
-            let value = try self.decodeValue(of: row.entry(key: key), key: key, path: table.path)
-            let expiration: ArchiveExpiration =
-                row.expiry.isFinite ? .at(Date(timeIntervalSince1970: row.expiry)) : .never
-            try writer.put(try self.entryRow(for: value, key: key, expiration: expiration), forKey: key)
-            return .done(.success(true))
+            return (rewritten, nil)
         }
-        switch outcome {
-        case .done(let result): return (try? result.get()) ?? false
-        case .corrupt(let reason):
-            throw self.corruptEntry(key: key, location: location, reason: reason, isLocked: false)
+        if let damage {
+            throw self.corruptEntry(
+                key: keys[damage.index],
+                location: locations[damage.index],
+                reason: damage.reason,
+                isLocked: false
+            )
         }
+        return rewritten
     }
+
+    /// How many rows one transaction of ``rewriteOutdatedEntries()`` reads and rewrites at most:
+    /// few enough that it holds the write lock briefly, since it decodes and encodes each value.
+    static var tableRewritePageSize: Int { 100 }
 }

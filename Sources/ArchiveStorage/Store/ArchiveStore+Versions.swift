@@ -23,7 +23,7 @@ extension ArchiveStore {
     /// load); rewriting them runs the migrations once, and lets a later version of the app drop
     /// the types of versions no entry uses any more. Each entry is read, decoded and written under
     /// its lock, atomically and durably like ``save(_:forKey:expiration:)-2xcjx``, and keeps its
-    /// expiration date.
+    /// expiration date. On the SQLite backend, up to 100 entries share one transaction.
     ///
     /// - Returns: The keys of the rewritten entries, sorted.
     /// - Throws: ``ArchiveStorageError`` as ``load(forKey:)-59ajw`` throws it, naming the first
@@ -33,14 +33,19 @@ extension ArchiveStore {
     public func rewriteOutdatedEntries() throws(ArchiveStorageError) -> [String] {
         let current = self.schemaVersion
         var rewritten: [String] = []
-        for key in try self.keys() {
-            let location = EntryLocation(key: key, directory: self.directoryPath)
-            if let table = self.table {
-                if try self.tableRewrite(key: key, location: location, ifOlderThan: current, in: table) {
-                    rewritten.append(key)
-                }
-                continue
+        let keys = try self.keys()
+        if let table = self.table {
+            // A transaction per page of keys, not per key.
+            var start = 0
+            while start < keys.count {
+                let end = min(start + Self.tableRewritePageSize, keys.count)
+                rewritten += try self.tableRewrite(keys: Array(keys[start..<end]), ifOlderThan: current, in: table)
+                start = end
             }
+            return rewritten
+        }
+        for key in keys {
+            let location = EntryLocation(key: key, directory: self.directoryPath)
             let wrote = try self.control.withExclusiveLock(slot: location.slot) {
                 () throws(ArchiveStorageError) -> Bool in
                 guard let (entry, _) = try self.readEntry(key: key, location: location, isLocked: true),

@@ -68,6 +68,8 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     let diskUsage = Locked(DiskUsage())
     /// Held by an eviction, so that one instance runs one at a time.
     let evictionLock = Locked(())
+    /// Set by ``close()``.
+    let isClosed = Locked(false)
 
     /// Opens the store called `name` in `directory`, creating its folder if needed.
     ///
@@ -218,7 +220,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ) throws(ArchiveStorageError) {
         try self.checkNotMoved()
         if let table = self.table {
-            return try self.tableSave([key: value], expiration: expiration, in: table)
+            return try self.tableSave([(key, value)], expiration: expiration, in: table)
         }
         let location = EntryLocation(key: key, directory: self.directoryPath)
         let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
@@ -277,8 +279,9 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// `body` receives `nil` when there is no unexpired entry; setting the value to `nil` removes
     /// the entry. The entry is written (and made durable) only if `body` returns normally.
     ///
-    /// `body` runs with the lock held: keep it short, and do not use this store from it (that
-    /// would wait for the lock forever).
+    /// `body` runs with the lock held: keep it short. It may read this store, but a write of this
+    /// store from it (on the same thread) throws ``ArchiveStorageError/Code/nestedWrite`` rather
+    /// than wait for itself.
     ///
     /// - Parameters:
     ///   - key: The entry's key.
@@ -287,7 +290,8 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     ///   - body: Changes the value in place and returns a result.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, unchanged; otherwise ``ArchiveStorageError``, as
-    ///   ``load(forKey:)-59ajw`` and ``save(_:forKey:expiration:)-2xcjx`` throw it.
+    ///   ``load(forKey:)-59ajw`` and ``save(_:forKey:expiration:)-2xcjx`` throw it, and
+    ///   ``ArchiveStorageError/Code/nestedWrite`` when called from another write of this store.
     @discardableResult
     public func update<Result>(
         forKey key: String,

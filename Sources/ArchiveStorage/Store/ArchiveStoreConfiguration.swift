@@ -50,11 +50,13 @@ public struct ArchiveStoreConfiguration: Sendable {
     /// 0 turns the memory cache off. Defaults to 16 MiB.
     public var memoryCostLimit: Int = 16 << 20
 
-    /// Whether a write returns only once it is on stable storage (`fsync` of the file and its
-    /// directory). Defaults to `true`.
+    /// Whether a write returns only once it is on stable storage. Defaults to `true`.
     ///
-    /// With `false`, a write is still atomic, and survives the process crashing, but not a power
-    /// loss or a kernel crash: suitable for caches.
+    /// On the files backend, `fsync` of the file and its directory (`F_FULLFSYNC` on Apple
+    /// platforms); on the SQLite backend, commits with `synchronous = FULL`, `fullfsync` and
+    /// `checkpoint_fullfsync`. With `false`, a write is still atomic, and survives the process
+    /// crashing, but not a power loss or a kernel crash: suitable for caches (SQLite then commits
+    /// with `synchronous = NORMAL`).
     public var isDurable: Bool = true
 
     /// The most bytes of entries the store keeps on disk, counted as their
@@ -91,8 +93,9 @@ public struct ArchiveStoreConfiguration: Sendable {
         /// Leave the entry where it is: every read of it throws.
         public static let report = CorruptEntryPolicy(movesAside: false)
 
-        /// Move the entry file into the `Corrupt` folder of the store's directory, so the next read
-        /// finds no entry; the read that found it still throws.
+        /// Move the entry aside, so the next read finds no entry; the read that found it still
+        /// throws. On the files backend the entry file goes to the `Corrupt` folder of the store's
+        /// directory; on the SQLite backend the row goes to the table `quarantine`.
         public static let moveAside = CorruptEntryPolicy(movesAside: true)
 
         var isMoveAside: Bool { self.movesAside }

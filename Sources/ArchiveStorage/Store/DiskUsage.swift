@@ -73,6 +73,14 @@ struct DiskUsage: Sendable {
         return self.reads
     }
 
+    /// Notes again the loads `reads` that ``takeReads()`` returned, where no later load of the
+    /// same entry was noted since: an eviction whose write failed has not recorded them.
+    mutating func restore(_ reads: [String: Read]) {
+        for (fileName, read) in reads where (self.reads[fileName]?.time ?? -.infinity) < read.time {
+            self.noteRead(key: read.key, fileName: fileName, at: read.time)
+        }
+    }
+
     /// Adds `change` bytes to ``byteCount``, if it is known, for one write of this instance.
     mutating func add(_ change: Int) {
         self.byteCount? += change

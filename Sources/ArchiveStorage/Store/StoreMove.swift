@@ -367,9 +367,18 @@ final class StoreMove {
                     return (try openTable(), control, control.moveCount)
                 }
             }
-            // A new store (or one whose first opener has not created its control file yet).
-            let table = try openTable()
-            let control = try StoreControlFile(directory: directory)
+            // A new store (or one whose first opener has not created its control file yet): created
+            // holding the directory's lock, so that two creators (threads or processes, maybe
+            // with different backends) agree on one backend: the second finds the first's store.
+            let created = try DirectoryListing.withDirectoryLock(directory) {
+                () throws(ArchiveStorageError) -> (Table, StoreControlFile)? in
+                guard !DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName) else {
+                    return nil
+                }
+                let table = try openTable()
+                return (table, try StoreControlFile(directory: directory))
+            }
+            guard let (table, control) = created else { continue }
             // A move can only have run in between if another process created the store and moved
             // it meanwhile; detect it again, then.
             let moveCount = control.moveCount
