@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import KeyedArchiving
 import Testing
 
 @testable import ArchiveStorage
@@ -122,7 +123,8 @@ import Testing
         try other.save(Self.value, forKey: Self.key(13))
         clock.advance(by: 1)
         try other.save(Self.value, forKey: Self.key(14))
-        #expect(try other.keys() == [0, 5, 8, 9, 10, 11, 12, 13, 14].map(Self.key))
+        let keys = try other.keys()
+        #expect(keys == [0, 5, 8, 9, 10, 11, 12, 13, 14].map(Self.key), "\(keys)")
     }
 
     @Test(arguments: testedBackends) func expiredEntriesGoBeforeUnexpiredOnes(backend: ArchiveStoreBackend) throws {
@@ -280,5 +282,64 @@ import Testing
         try store.update(forKey: Self.key(2)) { $0 = huge }
         #expect(try store.load(forKey: Self.key(2)) == nil)
         #expect(try store.keys() == [3, 4, 20].map(Self.key))
+    }
+
+    @Test(arguments: testedBackends) func evictingOnDemandBringsTheStoreWithinALimitSetSince(
+        backend: ArchiveStoreBackend
+    ) throws {
+        let directory = TemporaryDirectory(backend: backend)
+        defer { directory.remove() }
+        let clock = TestClock()
+        do {
+            let store: ArchiveStore<String> = try openStore(directory) { $0.clock = clock.function }
+            #expect(try store.evictToDiskByteLimit() == 0)
+            for index in 0..<10 {
+                clock.advance(by: 1)
+                try store.save(Self.value, forKey: Self.key(index))
+            }
+            store.waitForBackgroundMaintenance()
+        }
+        // Opened with a limit of four and a half entries: opening evicts nothing, the call does.
+        let (store, size) = try Self.cappedStore(directory, entries: 4, clock: clock)
+        #expect(try store.keys().count == 10)
+        #expect(try store.evictToDiskByteLimit() == 6)
+        #expect(try store.keys() == (6..<10).map(Self.key))
+        #expect(try Self.storedBytes(store) <= 4 * size + size / 2)
+        #expect(try store.evictToDiskByteLimit() == 0)
+    }
+
+    /// An eviction that fails after a save reaches the configuration's handler, and the save
+    /// stands; the on-demand eviction throws the same error. The oldest entry is a directory
+    /// under an entry file's name, which no one (root included) can unlink.
+    @Test func aFailedEvictionReachesTheHandler() throws {
+        let directory = TemporaryDirectory(backend: .files)
+        defer { directory.remove() }
+        let clock = TestClock()
+        let failures = Locked<[ArchiveStorageError]>([])
+        let (store, _) = try Self.cappedStore(directory, entries: 4, clock: clock) { configuration in
+            configuration.maintenanceErrorHandler = { error in failures.withLock { $0.append(error) } }
+        }
+        let blocker = directory.storePath + "/" + EntryFileName(key: "blocker").name
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+        #expect(DirectoryListing.setModificationTime(atPath: blocker, to: 0))
+        for index in 0..<8 {
+            clock.advance(by: 1)
+            try store.save(Self.value, forKey: Self.key(index))
+        }
+        #expect(try store.load(forKey: Self.key(7)) == Self.value)
+        let reported = failures.withLock { $0 }
+        #expect(!reported.isEmpty)
+        #expect(reported.allSatisfy { $0.code == .fileSystem }, "\(reported)")
+        let thrown = #expect(throws: ArchiveStorageError.self) { try store.evictToDiskByteLimit() }
+        #expect(thrown?.code == .fileSystem, "\(String(describing: thrown))")
+        #expect(thrown?.path == blocker, "\(String(describing: thrown))")
+
+        // Once the blocker is gone, the next save's eviction succeeds and reports nothing.
+        try FileManager.default.removeItem(atPath: blocker)
+        failures.withLock { $0 = [] }
+        clock.advance(by: 1)
+        try store.save(Self.value, forKey: Self.key(8))
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(try store.keys().count <= 4)
     }
 }

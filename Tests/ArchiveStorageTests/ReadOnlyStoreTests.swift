@@ -42,6 +42,13 @@ import Testing
         #expect(removeError?.code == .readOnly, "\(String(describing: removeError))")
         #expect(try store.load(forKey: "a") == "value a")
         #expect(directoryNames(directory.storePath) == names)
+
+        // Opened with a limit it is above: reads work, and eviction reports why it cannot run.
+        let capped: ArchiveStore<String> = try openStore(directory) { $0.diskByteLimit = 1 }
+        #expect(try capped.keys() == ["a", "b"])
+        let evictError = #expect(throws: ArchiveStorageError.self) { try capped.evictToDiskByteLimit() }
+        #expect(evictError?.code == .readOnly, "\(String(describing: evictError))")
+        #expect(directoryNames(directory.storePath) == names)
     }
 }
 

@@ -44,7 +44,8 @@ protocol EntryTable: Sendable {
     /// (`nil` when it is intact: the types of its columns, its checksum, a UTF-8 key).
     func scan(after: [UInt8]?, limit: Int) throws(ArchiveStorageError) -> [(key: [UInt8], damage: String?)]
 
-    /// Gives the pages of removed rows back to the file system.
+    /// Gives the pages of removed rows back to the file system, in bounded steps, then empties
+    /// the WAL file as far as readers allow.
     func reclaimSpace() throws(ArchiveStorageError)
 
     /// Closes the database connections, waiting for the calls that use them; every later call
@@ -92,8 +93,9 @@ protocol EntryTable: Sendable {
 
     // MARK: Disk byte limit (eviction)
 
-    /// The bytes of all payloads, kept up to date by the database itself.
-    func storedByteCount() throws(ArchiveStorageError) -> Int
+    /// What the disk byte limit counts: every payload (a total the database keeps up to date),
+    /// the free pages and the WAL file.
+    func diskByteCount() throws(ArchiveStorageError) -> DiskByteCount
 
     /// Up to `limit` rows to evict first: those expired at `now` in expiry order, then every row
     /// in order of its last save or recorded load, least recent first; each row once.
@@ -116,13 +118,25 @@ protocol EntryTableWriter {
 
     // MARK: Disk byte limit (eviction)
 
-    /// ``EntryTable/storedByteCount()``, in this transaction.
-    func storedByteCount() throws -> Int
+    /// ``EntryTable/diskByteCount()``, in this transaction (the WAL as it was before it).
+    func diskByteCount() throws -> DiskByteCount
     /// Raises the recency of the row of `key` to `time`, if it is older; no effect on a missing row.
     func noteAccess(key: String, at time: Double) throws
     /// Deletes the row of `candidate` if it is still what made it a candidate: expired at `now`,
     /// or not saved nor loaded since `candidate.accessedAt`; whether it did.
     func evict(_ candidate: EvictionCandidate, now: Double) throws -> Bool
+}
+
+/// The bytes of a database that the disk byte limit counts.
+struct DiskByteCount: Sendable, Equatable {
+    /// The bytes of every payload.
+    var payloads: Int
+    /// The bytes that no entry holds: the database's free pages and its WAL file, which
+    /// ``EntryTable/reclaimSpace()`` gives back.
+    var reclaimable: Int
+
+    /// Everything the limit counts.
+    var total: Int { self.payloads + self.reclaimable }
 }
 
 /// A row that an eviction may remove.

@@ -99,7 +99,7 @@ extension SQLiteEntryTable {
         /// Runs `body` in one transaction.
         func write(_ body: (any EntryTableWriter) throws -> Void) throws(ArchiveStorageError) {
             do {
-                try self.queue.write { db in try body(Writer(db: db)) }
+                try self.queue.write { db in try body(Writer(db: db, path: self.path)) }
             } catch {
                 throw SQLiteEntryTable.failure(error, path: self.path)
             }

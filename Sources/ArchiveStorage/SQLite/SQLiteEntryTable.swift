@@ -293,8 +293,8 @@ final class SQLiteEntryTable: EntryTable {
     /// error quotes.
     static let integrityMessageLimit = 5
 
-    func storedByteCount() throws(ArchiveStorageError) -> Int {
-        try self.access { try self.readers.transaction { db in try Self.storedByteCount(in: db) } }
+    func diskByteCount() throws(ArchiveStorageError) -> DiskByteCount {
+        try self.access { try self.readers.transaction { db in try Self.diskByteCount(in: db, path: self.path) } }
     }
 
     func evictionCandidates(expiredAt now: Double, limit: Int) throws(ArchiveStorageError) -> [EvictionCandidate] {
@@ -363,11 +363,22 @@ final class SQLiteEntryTable: EntryTable {
     /// How many free pages one step of ``reclaimSpace()`` gives back at most.
     static let vacuumStepPageCount = 256
 
-    /// Copies the WAL's pages into the database as far as no reader needs them (a passive
-    /// checkpoint, which waits for nobody): the next write then starts the WAL over, truncating it
-    /// to ``walSizeLimit``.
+    /// Copies the WAL's pages into the database and empties the WAL file, waiting for nobody:
+    /// when a reader still needs the WAL (or another process writes), the pages nobody needs are
+    /// copied, and the next write that finds the WAL copied starts it over, truncating it to
+    /// ``walSizeLimit``.
     func checkpoint() throws {
-        try self.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+        try self.writer.writeWithoutTransaction { db in
+            // No busy wait: `TRUNCATE` would otherwise wait for every reader, holding the lock
+            // that the other writers wait for.
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+            do {
+                _ = try db.checkpoint(.truncate)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                // Copied as far as it could be, as a passive checkpoint does.
+            }
+        }
     }
 
     /// Checkpoints when the WAL file has grown past ``walCheckpointThreshold``: a large write or
@@ -391,7 +402,7 @@ final class SQLiteEntryTable: EntryTable {
 
     func write<R>(_ body: (any EntryTableWriter) throws -> R) throws(ArchiveStorageError) -> R {
         try self.checkWritable()
-        let result = try self.access { try self.writer.write { db in try body(Writer(db: db)) } }
+        let result = try self.access { try self.writer.write { db in try body(Writer(db: db, path: self.path)) } }
         try self.checkpointIfLarge()
         return result
     }
@@ -399,6 +410,8 @@ final class SQLiteEntryTable: EntryTable {
     /// The writer of one transaction.
     struct Writer: EntryTableWriter {
         let db: Database
+        /// The database file's path.
+        let path: String
 
         func row(forKey key: String) throws -> EntryRow? {
             try SQLiteEntryTable.row(forKey: key, in: self.db)
@@ -445,8 +458,8 @@ final class SQLiteEntryTable: EntryTable {
             return try self.delete(key: key)
         }
 
-        func storedByteCount() throws -> Int {
-            try SQLiteEntryTable.storedByteCount(in: self.db)
+        func diskByteCount() throws -> DiskByteCount {
+            try SQLiteEntryTable.diskByteCount(in: self.db, path: self.path)
         }
 
         func noteAccess(key: String, at time: Double) throws {
@@ -468,10 +481,16 @@ final class SQLiteEntryTable: EntryTable {
         }
     }
 
-    /// The total payload size the `meta` triggers keep.
-    private static func storedByteCount(in db: Database) throws -> Int {
-        let statement = try db.cachedStatement(sql: "SELECT value FROM meta WHERE name = 'byteCount'")
-        return try Int.fetchOne(statement) ?? 0
+    /// The total payload size the `meta` triggers keep, the free pages of `db` as its snapshot
+    /// sees them, and the size of the WAL file of the database at `path`.
+    private static func diskByteCount(in db: Database, path: String) throws -> DiskByteCount {
+        let payloads = try db.cachedStatement(sql: "SELECT value FROM meta WHERE name = 'byteCount'")
+        let freePages = try db.cachedStatement(sql: "PRAGMA freelist_count")
+        let pageSize = try db.cachedStatement(sql: "PRAGMA page_size")
+        // At most 2^32 pages of at most 64 KiB.
+        let freeBytes = try (Int.fetchOne(freePages) ?? 0) * (Int.fetchOne(pageSize) ?? 0)
+        let walBytes = DirectoryListing.fileSize(atPath: path + "-wal") ?? 0
+        return DiskByteCount(payloads: try Int.fetchOne(payloads) ?? 0, reclaimable: freeBytes + walBytes)
     }
 
     // MARK: Rows

@@ -36,8 +36,27 @@ extension ArchiveStore {
         self.diskUsage.withLock { $0.noteRead(key: key, fileName: fileName, at: now) }
     }
 
-    /// After a write: evicts if the store is above its limit. Best effort: the write has
-    /// succeeded, so a failure here is not thrown; the next write's eviction tries again.
+    /// Removes entries until the store is within ``ArchiveStoreConfiguration/diskByteLimit``, if
+    /// it is above it, as a write that leaves it above does; returns how many entries it removed.
+    ///
+    /// A write that leaves the store above its limit evicts on its own, and passes a failure to
+    /// ``ArchiveStoreConfiguration/maintenanceErrorHandler`` rather than throwing it, since the
+    /// write itself has succeeded. Call this to evict at a time of your choosing, or to see why
+    /// eviction fails. Without a limit it does nothing.
+    ///
+    /// - Throws: ``ArchiveStorageError``: ``ArchiveStorageError/Code/fileSystem``,
+    ///   ``ArchiveStorageError/Code/database``, ``ArchiveStorageError/Code/lockTimeout``, or
+    ///   ``ArchiveStorageError/Code/readOnly``.
+    @discardableResult
+    public func evictToDiskByteLimit() throws(ArchiveStorageError) -> Int {
+        try self.checkNotMoved()
+        guard let limit = self.configuration.diskByteLimit else { return 0 }
+        return try self.evict(limit: limit)
+    }
+
+    /// After a write: evicts if the store is above its limit. The write has succeeded, so a
+    /// failure is reported to the configuration's handler, not thrown; the next write's eviction
+    /// tries again.
     func evictIfNeeded() {
         guard let limit = self.configuration.diskByteLimit else { return }
         if self.table == nil {
@@ -46,15 +65,28 @@ extension ArchiveStore {
                 return
             }
         }
-        self.evictionLock.holdingLock {
-            do throws(ArchiveStorageError) {
-                if let table = self.table {
-                    try self.tableEvict(limit: limit, in: table)
-                } else {
-                    try self.filesEvict(limit: limit)
-                }
-            } catch {}
+        do {
+            _ = try self.evict(limit: limit)
+        } catch {
+            self.reportMaintenanceError(error)
         }
+    }
+
+    /// Evicts on either backend, one eviction at a time; how many entries it removed.
+    private func evict(limit: Int) throws(ArchiveStorageError) -> Int {
+        try self.evictionLock.holdingLock { () throws(ArchiveStorageError) -> Int in
+            if let table = self.table {
+                return try self.tableEvict(limit: limit, in: table)
+            }
+            return try self.filesEvict(limit: limit)
+        }
+    }
+
+    /// Passes `error`, of work the store did on its own, to the configuration's handler; not a
+    /// store closed or moved meanwhile, which ends that work rather than failing it.
+    func reportMaintenanceError(_ error: ArchiveStorageError) {
+        guard error.code != .storeClosed, error.code != .storeMoved else { return }
+        self.configuration.maintenanceErrorHandler?(error)
     }
 
     /// The bytes an eviction under `limit` leaves at most.
@@ -64,14 +96,23 @@ extension ArchiveStore {
 
     // MARK: SQLite
 
-    /// Evicts rows in transactions of at most ``tablePageSize`` removals until the stored payloads
-    /// take at most the low-water mark, if they take more than `limit`.
-    private func tableEvict(limit: Int, in table: any EntryTable) throws(ArchiveStorageError) {
-        var total = try table.storedByteCount()
-        guard total > limit else { return }
+    /// If the database counts more than `limit` (payloads, free pages and the WAL), gives back
+    /// what no entry holds; if it still counts more, evicts rows in transactions of at most
+    /// ``tablePageSize`` removals until it counts at most the low-water mark, and gives their pages
+    /// back.
+    private func tableEvict(limit: Int, in table: any EntryTable) throws(ArchiveStorageError) -> Int {
+        guard try table.diskByteCount().total > limit else { return 0 }
+        try table.reclaimSpace()
+        let count = try table.diskByteCount()
+        // Entries go only when what they hold, with what could not be given back, is too much.
+        guard count.total > limit else { return 0 }
         let target = Self.lowWaterMark(limit)
+        // What could not be given back (a reader holding the WAL) leaves less room for payloads.
+        let payloadTarget = max(0, target - count.reclaimable)
+        var total = count.payloads
+        var removed = 0
         var reads = self.diskUsage.withLock { $0.takeReads() }
-        while total > target {
+        while total > payloadTarget {
             let now = self.now()
             var candidates = try table.evictionCandidates(expiredAt: now, limit: Self.tablePageSize)
             var locations: [EntryLocation] = []
@@ -96,7 +137,7 @@ extension ArchiveStore {
             var victims: [EvictionCandidate] = []
             var victimLocations: [EntryLocation] = []
             var freed = 0
-            for index in order where total - freed > target {
+            for index in order where total - freed > payloadTarget {
                 victims.append(candidates[index])
                 victimLocations.append(locations[index])
                 freed += candidates[index].byteCount
@@ -106,10 +147,11 @@ extension ArchiveStore {
             reads = [:]
             let remaining: Int
             do {
-                remaining = try self.commit(table, locations: victimLocations) { writer -> Int in
+                (removed, remaining) = try self.commit(table, locations: victimLocations) { writer in
                     for read in touches.values { try writer.noteAccess(key: read.key, at: read.time) }
-                    for victim in victims { _ = try writer.evict(victim, now: now) }
-                    return try writer.storedByteCount()
+                    var evicted = removed
+                    for victim in victims where try writer.evict(victim, now: now) { evicted += 1 }
+                    return (evicted, try writer.diskByteCount().payloads)
                 }
             } catch {
                 // Rolled back: the loads are noted again for the next eviction.
@@ -120,6 +162,9 @@ extension ArchiveStore {
             if victims.isEmpty || remaining >= total { break }
             total = remaining
         }
+        // The removed rows' pages; after a failure above, the next eviction gives them back first.
+        if removed > 0 { try table.reclaimSpace() }
+        return removed
     }
 
     // MARK: Files
@@ -128,7 +173,7 @@ extension ArchiveStore {
     /// recently used ones until they take at most the low-water mark.
     ///
     /// - Complexity: O(*n*): a `stat` and a header read of every entry file.
-    private func filesEvict(limit: Int) throws(ArchiveStorageError) {
+    private func filesEvict(limit: Int) throws(ArchiveStorageError) -> Int {
         let now = self.now()
         // Read before the listing: writes during it count as another's, so the estimate is high.
         let generationTotal = self.control.generationTotal()
@@ -156,7 +201,7 @@ extension ArchiveStore {
             usage.counted(total, entries: candidates.count, generationTotal: generationTotal)
             return total > limit ? usage.takeReads() : [:]
         }
-        guard total > limit else { return }
+        guard total > limit else { return 0 }
         // Loads noted in memory count as recency; those newer than their file's are written below.
         var touches: [(candidate: EntryFileCandidate, time: Double)] = []
         for index in candidates.indices where !candidates[index].isExpired {
@@ -187,7 +232,7 @@ extension ArchiveStore {
             let unwritten = reads.filter { !written.contains($0.key) }
             if !unwritten.isEmpty { self.diskUsage.withLock { $0.restore(unwritten) } }
         }
-        let removedAny = try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) -> Bool in
+        let removed = try self.control.withExclusiveLocks(slots: slots) { () throws(ArchiveStorageError) -> Int in
             for (candidate, time) in touches {
                 guard let status = DirectoryListing.status(atPath: candidate.location.path),
                     status.inode == candidate.status.inode, status.modificationTime < time
@@ -196,17 +241,18 @@ extension ArchiveStore {
             }
             // Recorded, or not to be recorded (the entry changed since, or is gone).
             for (fileName, _) in reads { written.insert(fileName) }
-            var removedAny = false
+            var removed = 0
             for victim in victims {
                 // The same file, neither replaced nor written since it was chosen.
                 guard DirectoryListing.status(atPath: victim.location.path) == victim.status else { continue }
-                if try self.unpublish(victim.location) { removedAny = true }
+                if try self.unpublish(victim.location) { removed += 1 }
             }
-            return removedAny
+            return removed
         }
-        if removedAny, self.configuration.isDurable {
+        if removed > 0, self.configuration.isDurable {
             try DurableFile.syncDirectory(ofPath: self.directoryPath + "/" + StoreControlFile.fileName)
         }
+        return removed
     }
 }
 

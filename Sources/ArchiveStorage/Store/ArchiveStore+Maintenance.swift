@@ -208,10 +208,23 @@ extension ArchiveStore {
         guard !self.control.isReadOnly else { return }
         let purges = self.configuration.purgesExpiredEntriesOnOpen
         DispatchQueue.global(qos: .utility).async(group: self.maintenance) {
-            // Best effort: a failure here is reported again by the operation that meets it.
-            _ = try? self.removeStaleTemporaryFiles()
-            _ = try? self.removeMoveLeftovers()
-            if purges { _ = try? self.purgeExpired() }
+            // Best effort: each step runs whatever the one before did; failures go to the handler.
+            do throws(ArchiveStorageError) {
+                _ = try self.removeStaleTemporaryFiles()
+            } catch {
+                self.reportMaintenanceError(error)
+            }
+            do throws(ArchiveStorageError) {
+                _ = try self.removeMoveLeftovers()
+            } catch {
+                self.reportMaintenanceError(error)
+            }
+            guard purges else { return }
+            do throws(ArchiveStorageError) {
+                _ = try self.purgeExpired()
+            } catch {
+                self.reportMaintenanceError(error)
+            }
         }
     }
 }

@@ -137,7 +137,7 @@ extension ArchiveStore {
                     try writer.put(row, forKey: key)
                 }
             }
-            return self.configuration.diskByteLimit == nil ? nil : try writer.storedByteCount()
+            return self.configuration.diskByteLimit == nil ? nil : try writer.diskByteCount().total
         }
         if let byteCount, let limit = self.configuration.diskByteLimit, byteCount > limit { self.evictIfNeeded() }
     }

@@ -59,9 +59,11 @@ public struct ArchiveStoreConfiguration: Sendable {
     /// with `synchronous = NORMAL`).
     public var isDurable: Bool = true
 
-    /// The most bytes of entries the store keeps on disk, counted as their
-    /// ``ArchiveEntryInfo/byteCount`` (the entry file on the files backend, the stored payload on
-    /// the SQLite backend); `nil` (the default) for no limit.
+    /// The most bytes of entries the store keeps on disk; `nil` (the default) for no limit.
+    ///
+    /// On the files backend it counts the entry files (their ``ArchiveEntryInfo/byteCount``); on
+    /// the SQLite backend, the stored payloads, the database's free pages and its WAL file, and a
+    /// store above the limit gives the free pages and the WAL back before it evicts entries.
     ///
     /// With a limit the store is a cache: when a save, a batch save or an update leaves more than
     /// this on disk, expired entries and then the least recently used ones (by their last save or
@@ -71,6 +73,15 @@ public struct ArchiveStoreConfiguration: Sendable {
     /// disk only by an eviction, never as a durable write of their own. <doc:StoringValues>
     /// describes how recency is kept on each backend and across processes.
     public var diskByteLimit: Int?
+
+    /// Called with each failure of work the store does on its own, which has no caller to throw
+    /// to: the eviction after a write (``ArchiveStore/evictToDiskByteLimit()``), and the purge and
+    /// clean-up of leftover files when the store opens. `nil` (the default) ignores them.
+    ///
+    /// That work is best effort: the write that started an eviction has succeeded, and the next
+    /// write's eviction tries again. The handler runs on the thread of the work (a write's, or a
+    /// background queue's when the store opens): keep it short, and do not use the store in it.
+    public var maintenanceErrorHandler: (@Sendable (ArchiveStorageError) -> Void)?
 
     /// Whether opening the store starts a background purge of expired entries. Defaults to `true`.
     ///
