@@ -35,12 +35,12 @@ public struct ArchivedClass: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``KeyedArchiveError/Code/invalidClass`` if it lacks a string `$classname` or an array of strings `$classes`.
     public init(propertyList: PropertyListValue, uid: UID? = nil) throws(KeyedArchiveError) {
         guard case .dictionary(let dictionary) = propertyList,
-            case .string(let name)? = dictionary["$classname"]
+            case .string(let name)? = dictionary[ArchiveFormatKey.className.string]
         else {
             throw KeyedArchiveError(.invalidClass, uid: uid, reason: "no $classname string")
         }
         var classes: [String] = []
-        if let chain = dictionary["$classes"] {
+        if let chain = dictionary[ArchiveFormatKey.classes.string] {
             guard case .array(let elements) = chain else {
                 throw KeyedArchiveError(.invalidClass, uid: uid, reason: "$classes is not an array")
             }
@@ -54,7 +54,7 @@ public struct ArchivedClass: Hashable, Sendable, CustomStringConvertible {
             classes = [name]
         }
         var hints: [String]?
-        if case .array(let elements)? = dictionary["$classhints"] {
+        if case .array(let elements)? = dictionary[ArchiveFormatKey.classHints.string] {
             hints = elements.compactMap(\.stringValue)
         }
         self.init(name: name, classes: classes, hints: hints)
@@ -63,10 +63,10 @@ public struct ArchivedClass: Hashable, Sendable, CustomStringConvertible {
     /// The class dictionary as stored in `$objects`.
     public var propertyList: PropertyListValue {
         var dictionary: PropertyListDictionary = [
-            "$classname": .string(self.name),
-            "$classes": .array(self.classes.map(PropertyListValue.string)),
+            ArchiveFormatKey.className.string: .string(self.name),
+            ArchiveFormatKey.classes.string: .array(self.classes.map(PropertyListValue.string)),
         ]
-        if let hints { dictionary["$classhints"] = .array(hints.map(PropertyListValue.string)) }
+        if let hints { dictionary[ArchiveFormatKey.classHints.string] = .array(hints.map(PropertyListValue.string)) }
         return .dictionary(dictionary)
     }
 

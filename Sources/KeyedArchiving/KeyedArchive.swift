@@ -37,7 +37,7 @@ public struct KeyedArchive: Hashable, Sendable {
     /// The format version every `NSKeyedArchiver` archive carries.
     public static let formatVersion = 100_000
     /// The placeholder at `$objects[0]` that UID 0 (`nil`) refers to.
-    public static let nullObject: PropertyListValue = "$null"
+    public static let nullObject: PropertyListValue = .string(ArchiveFormatKey.null.string)
 
     /// The top-level keys and their values, in archive order: usually the UID of an object in
     /// ``objects``, or a scalar (integer, real, Boolean) stored inline. Each key appears once.
@@ -99,25 +99,25 @@ public struct KeyedArchive: Hashable, Sendable {
                 reason: "the top level is a \(propertyList.kindName), not a dictionary"
             )
         }
-        guard let archiver = root["$archiver"] else {
+        guard let archiver = root[ArchiveFormatKey.archiver.string] else {
             throw KeyedArchiveError(.notAnArchive, reason: "no $archiver key")
         }
         guard archiver == .string(Self.archiverName) else {
             throw KeyedArchiveError(.unsupportedArchiver, reason: "$archiver is \(archiver), not NSKeyedArchiver")
         }
-        guard let version = root["$version"] else {
+        guard let version = root[ArchiveFormatKey.version.string] else {
             throw KeyedArchiveError(.notAnArchive, reason: "no $version key")
         }
         guard version.intValue == Self.formatVersion else {
             throw KeyedArchiveError(.unsupportedVersion, reason: "$version is \(version), not 100000")
         }
-        guard case .array(let objects)? = root["$objects"] else {
+        guard case .array(let objects)? = root[ArchiveFormatKey.objects.string] else {
             throw KeyedArchiveError(.invalidObjects, reason: "$objects is missing or not an array")
         }
         guard objects.first == Self.nullObject else {
             throw KeyedArchiveError(.invalidObjects, reason: "$objects does not start with $null")
         }
-        guard case .dictionary(let top)? = root["$top"] else {
+        guard case .dictionary(let top)? = root[ArchiveFormatKey.top.string] else {
             throw KeyedArchiveError(.invalidTop, reason: "$top is missing or not a dictionary")
         }
         var entries: [TopEntry] = []
@@ -182,7 +182,7 @@ public struct KeyedArchive: Hashable, Sendable {
     public func archivedClass(of object: PropertyListValue, uid: UID? = nil) throws(KeyedArchiveError) -> ArchivedClass?
     {
         guard case .dictionary(let dictionary) = object else { return nil }
-        guard case .uid(let classUID)? = dictionary["$class"] else {
+        guard case .uid(let classUID)? = dictionary[ArchiveFormatKey.`class`.string] else {
             throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class UID")
         }
         return try ArchivedClass(propertyList: self.object(for: classUID), uid: classUID)
@@ -194,10 +194,10 @@ public struct KeyedArchive: Hashable, Sendable {
         top.reserveCapacity(self.top.count)
         for entry in self.top { top[entry.key] = entry.value }
         return [
-            "$version": .integer(PropertyListInteger(Int64(Self.formatVersion))),
-            "$archiver": .string(Self.archiverName),
-            "$top": .dictionary(top),
-            "$objects": .array(self.objects),
+            ArchiveFormatKey.version.string: .integer(PropertyListInteger(Int64(Self.formatVersion))),
+            ArchiveFormatKey.archiver.string: .string(Self.archiverName),
+            ArchiveFormatKey.top.string: .dictionary(top),
+            ArchiveFormatKey.objects.string: .array(self.objects),
         ]
     }
 

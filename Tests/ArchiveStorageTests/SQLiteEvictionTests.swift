@@ -202,7 +202,8 @@ import TestSupport
             } else {
                 try store.save(String(repeating: "s", count: 500 + Int(random.next() % 30_000)), forKey: key)
             }
-            let size = (DirectoryListing.fileSize(atPath: database) ?? 0)
+            let size =
+                (DirectoryListing.fileSize(atPath: database) ?? 0)
                 + (DirectoryListing.fileSize(atPath: database + "-wal") ?? 0)
             largest = max(largest, size)
         }

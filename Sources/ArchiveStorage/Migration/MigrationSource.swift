@@ -144,7 +144,7 @@ public struct MigrationSource: Sendable {
             bytes = data
         case .dictionary(let dictionary):
             guard (try? archive.archivedClass(of: object))?.isKind(of: "NSData") == true,
-                case .data(let data)? = dictionary["NS.data"]
+                case .data(let data)? = dictionary[ArchiveFormatKey.nsData.string]
             else { return nil }
             bytes = data
         default:
@@ -153,7 +153,7 @@ public struct MigrationSource: Sendable {
         guard let format = PropertyListFormat(detecting: bytes.prefix(64)),
             let inner = try? PropertyListValue(parsing: bytes, limits: limits)
         else { return nil }
-        if case .dictionary(let dictionary) = inner, dictionary["$archiver"] != nil { return nil }
+        if case .dictionary(let dictionary) = inner, dictionary[ArchiveFormatKey.archiver.string] != nil { return nil }
         return (bytes, format)
     }
 

@@ -24,30 +24,37 @@ extension ArchiveDecodingSession {
             guard case .dictionary(let dictionary) = root else {
                 throw KeyedArchiveError(.notAnArchive, reason: "the top level is a \(root.kindName), not a dictionary")
             }
-            guard let archiver = try plist.reader.value(forKey: "$archiver", in: dictionary) else {
+            guard let archiver = try plist.reader.value(forKey: ArchiveFormatKey.archiver.string, in: dictionary) else {
                 throw KeyedArchiveError(.notAnArchive, reason: "no $archiver key")
             }
             guard case .string(let name) = archiver, try plist.string(name) == KeyedArchive.archiverName else {
-                let shown = try Self.describe("$archiver", in: dictionary, of: plist)
+                let shown = try Self.describe(ArchiveFormatKey.archiver.string, in: dictionary, of: plist)
                 throw KeyedArchiveError(.unsupportedArchiver, reason: "$archiver is \(shown), not NSKeyedArchiver")
             }
-            guard let version = try plist.reader.value(forKey: "$version", in: dictionary) else {
+            guard let version = try plist.reader.value(forKey: ArchiveFormatKey.version.string, in: dictionary) else {
                 throw KeyedArchiveError(.notAnArchive, reason: "no $version key")
             }
             guard case .integer(let number) = version, number.exactly(Int.self) == KeyedArchive.formatVersion else {
-                let shown = try Self.describe("$version", in: dictionary, of: plist)
+                let shown = try Self.describe(ArchiveFormatKey.version.string, in: dictionary, of: plist)
                 throw KeyedArchiveError(.unsupportedVersion, reason: "$version is \(shown), not 100000")
             }
-            guard case .array(let objects)? = try plist.reader.value(forKey: "$objects", in: dictionary) else {
+            guard
+                case .array(let objects)? = try plist.reader.value(
+                    forKey: ArchiveFormatKey.objects.string,
+                    in: dictionary
+                )
+            else {
                 throw KeyedArchiveError(.invalidObjects, reason: "$objects is missing or not an array")
             }
             guard objects.count > 0,
                 case .string(let null) = try plist.reader.value(at: plist.reader.element(of: objects, at: 0)),
-                try plist.string(null) == "$null"
+                try plist.string(null) == ArchiveFormatKey.null.string
             else {
                 throw KeyedArchiveError(.invalidObjects, reason: "$objects does not start with $null")
             }
-            guard case .dictionary(let top)? = try plist.reader.value(forKey: "$top", in: dictionary) else {
+            guard
+                case .dictionary(let top)? = try plist.reader.value(forKey: ArchiveFormatKey.top.string, in: dictionary)
+            else {
                 throw KeyedArchiveError(.invalidTop, reason: "$top is missing or not a dictionary")
             }
             for position in 0..<top.count {

@@ -353,7 +353,7 @@ internal final class ArchiveDecodingSession {
         if known >= 0, let position = self.reader.position(ofKeyObject: known, in: object, last: true) {
             return try self.read(self.reader.value(of: object, at: position))
         }
-        let found: Int? = ("$class" as StaticString).withUTF8Buffer { classKey in
+        let found: Int? = ArchiveFormatKey.`class`.withUTF8Buffer { classKey in
             var position = object.count
             while position > 0 {
                 position &-= 1

@@ -105,9 +105,9 @@ extension DecodedClassInfo {
     static func known(at index: Int, in reader: InPlaceReader) -> DecodedClassInfo? {
         guard case .dictionary(let dictionary)? = try? reader.value(at: index),
             dictionary.count == 2 || dictionary.count == 3,
-            let namePosition = reader.position(ofKey: "$classname", in: dictionary),
-            let chainPosition = reader.position(ofKey: "$classes", in: dictionary),
-            dictionary.count == 2 || reader.position(ofKey: "$classhints", in: dictionary) != nil,
+            let namePosition = reader.position(ofKey: ArchiveFormatKey.className, in: dictionary),
+            let chainPosition = reader.position(ofKey: ArchiveFormatKey.classes, in: dictionary),
+            dictionary.count == 2 || reader.position(ofKey: ArchiveFormatKey.classHints, in: dictionary) != nil,
             case let nameIndex = reader.value(of: dictionary, at: namePosition),
             let hash = reader.asciiStringHash(nameIndex),
             let info = Self.knownClasses.withLock({ $0[Self.slot(hash)] }),

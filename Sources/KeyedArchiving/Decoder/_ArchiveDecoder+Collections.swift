@@ -73,18 +73,29 @@ extension _ArchiveDecoder {
         let session = self.session
         switch try self.classKind(of: dictionary, object: object, uid: uid, at: position) {
         case .array, .set:
-            guard case .array(let elements)? = try self.field("NS.objects", of: dictionary, uid: uid, at: position)
+            guard
+                case .array(let elements)? = try self.field(
+                    ArchiveFormatKey.nsObjects,
+                    of: dictionary,
+                    uid: uid,
+                    at: position
+                )
             else {
                 throw self.unexpected("an array or set without an NS.objects array", object, uid, position)
             }
             return ArchiveElements(array: elements)
         case .countedSet:
-            if case .array(let elements)? = try self.field("NS.objects", of: dictionary, uid: uid, at: position) {
+            if case .array(let elements)? = try self.field(
+                ArchiveFormatKey.nsObjects,
+                of: dictionary,
+                uid: uid,
+                at: position
+            ) {
                 return ArchiveElements(array: elements)
             }
             guard
                 case .integer(let storedCount)? = try self.storedField(
-                    "NS.count",
+                    ArchiveFormatKey.nsCount,
                     of: dictionary,
                     uid: uid,
                     at: position
@@ -173,8 +184,13 @@ extension _ArchiveDecoder {
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) throws -> (keys: ArchiveElements, values: ArchiveElements) {
-        guard case .array(let keys)? = try self.field("NS.keys", of: dictionary, uid: uid, at: position),
-            case .array(let values)? = try self.field("NS.objects", of: dictionary, uid: uid, at: position)
+        guard case .array(let keys)? = try self.field(ArchiveFormatKey.nsKeys, of: dictionary, uid: uid, at: position),
+            case .array(let values)? = try self.field(
+                ArchiveFormatKey.nsObjects,
+                of: dictionary,
+                uid: uid,
+                at: position
+            )
         else {
             throw self.unexpected("an NSDictionary without NS.keys and NS.objects arrays", object, uid, position)
         }

@@ -56,11 +56,11 @@ extension _ArchiveDecoder {
         else {
             throw self.mismatch(String.self, object: object, uid: uid, at: position)
         }
-        if let string = try self.field("NS.string", of: dictionary, uid: uid, at: position) {
+        if let string = try self.field(ArchiveFormatKey.nsString, of: dictionary, uid: uid, at: position) {
             if case .string(let region) = string {
                 return try self.string(region, object: object, uid: uid, at: position)
             }
-        } else if let bytes = try self.field("NS.bytes", of: dictionary, uid: uid, at: position) {
+        } else if let bytes = try self.field(ArchiveFormatKey.nsBytes, of: dictionary, uid: uid, at: position) {
             if case .data(let region) = bytes {
                 let data = self.session.plist.data(region)
                 let value = String(decoding: data, as: UTF8.self)
@@ -83,7 +83,8 @@ extension _ArchiveDecoder {
         else {
             throw self.mismatch(Data.self, object: object, uid: uid, at: position)
         }
-        guard case .data(let region)? = try self.field("NS.data", of: dictionary, uid: uid, at: position) else {
+        guard case .data(let region)? = try self.field(ArchiveFormatKey.nsData, of: dictionary, uid: uid, at: position)
+        else {
             throw self.unexpected("an NSData without data in NS.data", object, uid, position)
         }
         return self.session.plist.data(region)
@@ -103,7 +104,7 @@ extension _ArchiveDecoder {
             throw self.mismatch(Date.self, object: object, uid: uid, at: position)
         }
         let seconds: Double?
-        switch try self.field("NS.time", of: dictionary, uid: uid, at: position) {
+        switch try self.field(ArchiveFormatKey.nsTime, of: dictionary, uid: uid, at: position) {
         case .real(let value)?: seconds = value
         case .float(let value)?: seconds = Double(value)
         case .integer(let value)?: seconds = value.int64Value.flatMap(Double.init(exactly:))
@@ -124,7 +125,13 @@ extension _ArchiveDecoder {
         if case .dictionary(let dictionary) = object,
             try self.classKind(of: dictionary, object: object, uid: uid, at: position) == .uuid
         {
-            guard case .data(let region)? = try self.field("NS.uuidbytes", of: dictionary, uid: uid, at: position),
+            guard
+                case .data(let region)? = try self.field(
+                    ArchiveFormatKey.nsUUIDBytes,
+                    of: dictionary,
+                    uid: uid,
+                    at: position
+                ),
                 let uuid = UUID(archivedBytes: self.session.plist.data(region))
             else {
                 throw self.unexpected("an NSUUID without 16 bytes in NS.uuidbytes", object, uid, position)
@@ -176,14 +183,26 @@ extension _ArchiveDecoder {
         guard depth <= self.session.maximumDepth, self.session.stack.hasRoom() else {
             throw self.depthExceeded(depth, object: object, uid: uid, at: position)
         }
-        guard let relativeStored = try self.storedField("NS.relative", of: dictionary, uid: uid, at: position) else {
+        guard
+            let relativeStored = try self.storedField(
+                ArchiveFormatKey.nsRelative,
+                of: dictionary,
+                uid: uid,
+                at: position
+            )
+        else {
             throw self.unexpected("an NSURL without NS.relative", object, uid, position)
         }
         let (relativeObject, relativeUID) = try self.resolve(relativeStored, at: position)
         let relative = try self.unboxString(relativeObject, uid: relativeUID, at: position)
 
         var base: URL?
-        if case .uid(let baseUID)? = try self.storedField("NS.base", of: dictionary, uid: uid, at: position),
+        if case .uid(let baseUID)? = try self.storedField(
+            ArchiveFormatKey.nsBase,
+            of: dictionary,
+            uid: uid,
+            at: position
+        ),
             baseUID.rawValue != 0
         {
             let baseObject = try self.object(at: baseUID, at: position)

@@ -61,7 +61,7 @@ extension _ArchiveDecoder {
         let session = self.session
         guard self.allows(depth: depth),
             let uid = session.reader.quickUID(at: reference), uid.rawValue != 0, !session.isInProgress(uid),
-            let stored = self.field("NS.objects", of: uid, accepts: { $0 == .array || $0 == .set })
+            let stored = self.field(ArchiveFormatKey.nsObjects, of: uid, accepts: { $0 == .array || $0 == .set })
         else { return nil }
         let elements: InPlaceRegion
         switch stored {
@@ -248,7 +248,7 @@ extension _ArchiveDecoder {
     /// real stored inline.
     func quickDate(at reference: Int) -> Date? {
         guard let uid = self.session.reader.quickUID(at: reference), uid.rawValue != 0,
-            case .real(let seconds)? = self.field("NS.time", of: uid, accepts: { $0 == .date })
+            case .real(let seconds)? = self.field(ArchiveFormatKey.nsTime, of: uid, accepts: { $0 == .date })
         else { return nil }
         return Date(timeIntervalSinceReferenceDate: seconds)
     }

@@ -68,21 +68,21 @@ internal struct ArchiveEncodingTable {
 
         var string: String {
             switch self {
-            case .null: return "$null"
-            case .class: return "$class"
-            case .nsObjects: return "NS.objects"
-            case .nsKeys: return "NS.keys"
-            case .nsTime: return "NS.time"
-            case .nsUUIDBytes: return "NS.uuidbytes"
-            case .nsBase: return "NS.base"
-            case .nsRelative: return "NS.relative"
-            case .className: return "$classname"
-            case .classes: return "$classes"
-            case .classHints: return "$classhints"
-            case .version: return "$version"
-            case .archiver: return "$archiver"
-            case .top: return "$top"
-            case .objects: return "$objects"
+            case .null: return ArchiveFormatKey.null.string
+            case .class: return ArchiveFormatKey.`class`.string
+            case .nsObjects: return ArchiveFormatKey.nsObjects.string
+            case .nsKeys: return ArchiveFormatKey.nsKeys.string
+            case .nsTime: return ArchiveFormatKey.nsTime.string
+            case .nsUUIDBytes: return ArchiveFormatKey.nsUUIDBytes.string
+            case .nsBase: return ArchiveFormatKey.nsBase.string
+            case .nsRelative: return ArchiveFormatKey.nsRelative.string
+            case .className: return ArchiveFormatKey.className.string
+            case .classes: return ArchiveFormatKey.classes.string
+            case .classHints: return ArchiveFormatKey.classHints.string
+            case .version: return ArchiveFormatKey.version.string
+            case .archiver: return ArchiveFormatKey.archiver.string
+            case .top: return ArchiveFormatKey.top.string
+            case .objects: return ArchiveFormatKey.objects.string
             case .root: return "root"
             case .archiverName: return KeyedArchive.archiverName
             case .nsObject: return "NSObject"

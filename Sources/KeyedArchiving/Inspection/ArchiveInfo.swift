@@ -186,7 +186,8 @@ extension ArchiveInfo.Contents {
                 plainValues += 1
                 continue
             }
-            if dictionary["$classname"] != nil, dictionary["$class"] == nil {
+            if dictionary[ArchiveFormatKey.className.string] != nil, dictionary[ArchiveFormatKey.`class`.string] == nil
+            {
                 classDescriptions += 1
                 continue
             }

@@ -32,6 +32,6 @@ extension KeyedArchive {
     /// Whether the top level of `propertyList` is a dictionary with an `$archiver` key.
     internal static func claimsToBeArchive(_ propertyList: PropertyListValue) -> Bool {
         guard case .dictionary(let dictionary) = propertyList else { return false }
-        return dictionary["$archiver"] != nil
+        return dictionary[ArchiveFormatKey.archiver.string] != nil
     }
 }

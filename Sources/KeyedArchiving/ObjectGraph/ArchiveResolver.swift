@@ -200,23 +200,27 @@ internal struct ArchiveResolver {
         let unit = PropertyListLimits.decodedValueSize
         switch DecodedClassInfo.kind(ofClassNamed: archivedClass.name) {
         case .string:
-            if let string = dictionary["NS.string"] { return try self.resolveField(string) }
-            if case .data(let bytes)? = dictionary["NS.bytes"] {
+            if let string = dictionary[ArchiveFormatKey.nsString.string] { return try self.resolveField(string) }
+            if case .data(let bytes)? = dictionary[ArchiveFormatKey.nsBytes.string] {
                 self.lastSize = unit + bytes.count
                 return .string(String(decoding: bytes, as: UTF8.self))
             }
         case .data:
-            if case .data(let bytes)? = dictionary["NS.data"] {
+            if case .data(let bytes)? = dictionary[ArchiveFormatKey.nsData.string] {
                 self.lastSize = unit + bytes.count
                 return .data(bytes)
             }
         case .date:
-            if let time = dictionary["NS.time"]?.doubleValue ?? dictionary["NS.time"]?.intValue.map(Double.init) {
+            if let time = dictionary[ArchiveFormatKey.nsTime.string]?.doubleValue
+                ?? dictionary[ArchiveFormatKey.nsTime.string]?.intValue.map(Double.init)
+            {
                 self.lastSize = unit
                 return .date(Date(timeIntervalSinceReferenceDate: time))
             }
         case .uuid:
-            if case .data(let bytes)? = dictionary["NS.uuidbytes"], let uuid = UUID(archivedBytes: bytes) {
+            if case .data(let bytes)? = dictionary[ArchiveFormatKey.nsUUIDBytes.string],
+                let uuid = UUID(archivedBytes: bytes)
+            {
                 self.lastSize = unit + 16
                 return .uuid(uuid)
             }
@@ -232,7 +236,8 @@ internal struct ArchiveResolver {
         }
         var size = unit
         if archivedClass.inherits(.dictionary),
-            case .array(let keys)? = dictionary["NS.keys"], case .array(let values)? = dictionary["NS.objects"]
+            case .array(let keys)? = dictionary[ArchiveFormatKey.nsKeys.string],
+            case .array(let values)? = dictionary[ArchiveFormatKey.nsObjects.string]
         {
             guard keys.count == values.count else {
                 throw KeyedArchiveError(
@@ -253,7 +258,7 @@ internal struct ArchiveResolver {
             self.lastSize = size
             return .dictionary(entries, className: archivedClass.name)
         }
-        if case .array(let elements)? = dictionary["NS.objects"] {
+        if case .array(let elements)? = dictionary[ArchiveFormatKey.nsObjects.string] {
             var values: [ArchivedValue] = []
             values.reserveCapacity(elements.count)
             for element in elements {
@@ -276,7 +281,7 @@ internal struct ArchiveResolver {
         }
         var fields: [ArchivedValue.Field] = []
         fields.reserveCapacity(dictionary.count)
-        for (key, value) in dictionary where key != "$class" {
+        for (key, value) in dictionary where key != ArchiveFormatKey.`class`.string {
             let resolved = try self.resolveField(value)
             size = Self.add(size, self.lastSize)
             fields.append(ArchivedValue.Field(key: KeyedArchive.unescapedKey(key) ?? key, value: resolved))
@@ -289,14 +294,14 @@ internal struct ArchiveResolver {
         _ dictionary: PropertyListDictionary,
         uid: UID
     ) throws(KeyedArchiveError) -> ArchivedValue {
-        guard let relativeField = dictionary["NS.relative"] else {
+        guard let relativeField = dictionary[ArchiveFormatKey.nsRelative.string] else {
             throw KeyedArchiveError(.unexpectedObject, uid: uid, reason: "NSURL without NS.relative")
         }
         guard case .string(let relative) = try self.resolveField(relativeField) else {
             throw KeyedArchiveError(.unexpectedObject, uid: uid, reason: "NSURL whose NS.relative is not a string")
         }
         var baseString: String?
-        if let baseField = dictionary["NS.base"] {
+        if let baseField = dictionary[ArchiveFormatKey.nsBase.string] {
             switch try self.resolveField(baseField) {
             case .null: break
             case .url(let base): baseString = base

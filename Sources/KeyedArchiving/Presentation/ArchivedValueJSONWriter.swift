@@ -296,7 +296,8 @@ private struct ArchiveJSONEmitter {
             fields.append(ArchivedValue.Field(key: key, value: entry.value))
         }
         let readsAsTag =
-            fields.contains { $0.key == "$class" } || (fields.count == 1 && Self.tags.contains(fields[0].key))
+            fields.contains { $0.key == ArchiveFormatKey.`class`.string }
+            || (fields.count == 1 && Self.tags.contains(fields[0].key))
         if readsAsTag {
             self.output.openTag("$dict")
             try self.emitObject(fields, className: nil, depth: depth)
@@ -329,7 +330,7 @@ private struct ArchiveJSONEmitter {
         var index = 0
         if let className {
             self.output.beginElement(index, depth: depth)
-            self.output.appendString("$class")
+            self.output.appendString(ArchiveFormatKey.`class`.string)
             self.output.appendColon()
             self.output.appendString(className)
             index += 1
@@ -339,7 +340,9 @@ private struct ArchiveJSONEmitter {
         for field in ordered {
             self.output.beginElement(index, depth: depth)
             index += 1
-            self.output.appendString(className != nil && field.key == "$class" ? "$$class" : field.key)
+            self.output.appendString(
+                className != nil && field.key == ArchiveFormatKey.`class`.string ? "$$class" : field.key
+            )
             self.output.appendColon()
             try self.emit(field.value, depth: depth + 1)
         }

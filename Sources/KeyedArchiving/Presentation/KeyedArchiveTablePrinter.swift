@@ -67,7 +67,7 @@ public struct KeyedArchiveTablePrinter: Sendable {
             output.startLine(depth: 1)
             output.appendIndexLabel(index)
             if index == 0, object == KeyedArchive.nullObject {
-                output.appendASCII("$null")
+                output.appendASCII(ArchiveFormatKey.null.string)
             } else {
                 Self.appendObject(object, of: archive, to: &output)
             }
@@ -81,10 +81,10 @@ public struct KeyedArchiveTablePrinter: Sendable {
             self.appendInline(object, to: &output)
             return
         }
-        if case .string(let name)? = dictionary["$classname"] {
+        if case .string(let name)? = dictionary[ArchiveFormatKey.className.string] {
             output.appendASCII("class ")
             output.appendASCII(name)
-            if case .array(let chain)? = dictionary["$classes"] {
+            if case .array(let chain)? = dictionary[ArchiveFormatKey.classes.string] {
                 output.appendASCII(" (")
                 for (index, element) in chain.enumerated() {
                     if index > 0 { output.appendASCII(", ") }
@@ -96,7 +96,9 @@ public struct KeyedArchiveTablePrinter: Sendable {
                 }
                 output.appendASCII(")")
             }
-            let others = dictionary.filter { $0.key != "$classname" && $0.key != "$classes" }
+            let others = dictionary.filter {
+                $0.key != ArchiveFormatKey.className.string && $0.key != ArchiveFormatKey.classes.string
+            }
             if !others.isEmpty {
                 output.appendASCII(" ")
                 self.appendEntries(others.map { ($0.key, $0.value) }, to: &output)
@@ -106,7 +108,10 @@ public struct KeyedArchiveTablePrinter: Sendable {
         if let archivedClass = try? archive.archivedClass(of: object) {
             output.appendASCII(archivedClass.name)
             output.appendASCII(" ")
-            self.appendEntries(dictionary.filter { $0.key != "$class" }.map { ($0.key, $0.value) }, to: &output)
+            self.appendEntries(
+                dictionary.filter { $0.key != ArchiveFormatKey.`class`.string }.map { ($0.key, $0.value) },
+                to: &output
+            )
         } else {
             self.appendEntries(dictionary.map { ($0.key, $0.value) }, to: &output)
         }

@@ -100,11 +100,19 @@ private struct MirrorArchivingSession {
         let archivedClass: ArchivedClass
         switch mirror.displayStyle {
         case .collection, .set:
-            object.set("NS.objects", self.array(mirror.children.map(\.value), depth: depth), in: &self.table)
+            object.set(
+                ArchiveFormatKey.nsObjects.string,
+                self.array(mirror.children.map(\.value), depth: depth),
+                in: &self.table
+            )
             archivedClass = ArchivedClass(name: mirror.displayStyle == .set ? "NSSet" : "NSArray")
         case .tuple where mirror.children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }):
             // An unlabelled tuple is a fixed-size list.
-            object.set("NS.objects", self.array(mirror.children.map(\.value), depth: depth), in: &self.table)
+            object.set(
+                ArchiveFormatKey.nsObjects.string,
+                self.array(mirror.children.map(\.value), depth: depth),
+                in: &self.table
+            )
             archivedClass = ArchivedClass(name: "NSArray")
         case .dictionary:
             var keyUIDs: [ArchiveEncodingTable.Value] = []
@@ -115,8 +123,8 @@ private struct MirrorArchivingSession {
                 keyUIDs.append(.uid(self.object(pair[0].value, depth: depth + 1).rawValue))
                 valueUIDs.append(.uid(self.object(pair[1].value, depth: depth + 1).rawValue))
             }
-            object.set("NS.keys", self.table.builder.array(keyUIDs), in: &self.table)
-            object.set("NS.objects", self.table.builder.array(valueUIDs), in: &self.table)
+            object.set(ArchiveFormatKey.nsKeys.string, self.table.builder.array(keyUIDs), in: &self.table)
+            object.set(ArchiveFormatKey.nsObjects.string, self.table.builder.array(valueUIDs), in: &self.table)
             archivedClass = ArchivedClass(name: "NSDictionary")
         case .enum:
             // An enum case with a payload: its name, then the payload's values under their labels,

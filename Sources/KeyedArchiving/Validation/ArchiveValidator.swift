@@ -82,26 +82,30 @@ public struct ArchiveValidator: Sendable {
             findings.add(.notAnArchive, "the top level is \(Self.article(propertyList)), not a dictionary")
             return findings.items
         }
-        guard root["$archiver"] != nil || root["$objects"] != nil else {
+        guard root[ArchiveFormatKey.archiver.string] != nil || root[ArchiveFormatKey.objects.string] != nil else {
             findings.add(.notAnArchive, "a plain property list: no $archiver or $objects key")
             return findings.items
         }
-        switch root["$archiver"] {
+        switch root[ArchiveFormatKey.archiver.string] {
         case nil: findings.add(.notAnArchive, "no $archiver key")
         case .string(KeyedArchive.archiverName)?: break
         case let archiver?:
             findings.add(.unsupportedArchiver, "$archiver is \(Self.brief(archiver)), not \"NSKeyedArchiver\"")
         }
-        switch root["$version"] {
+        switch root[ArchiveFormatKey.version.string] {
         case nil: findings.add(.notAnArchive, "no $version key")
         case let version? where version.intValue == KeyedArchive.formatVersion: break
         case let version?: findings.add(.unsupportedVersion, "$version is \(Self.brief(version)), not 100000")
         }
-        for key in root.keys where !["$archiver", "$version", "$top", "$objects"].contains(key) {
+        for key in root.keys
+        where ![
+            ArchiveFormatKey.archiver.string, ArchiveFormatKey.version.string, ArchiveFormatKey.top.string,
+            ArchiveFormatKey.objects.string,
+        ].contains(key) {
             findings.add(.notAnArchive, "unexpected top-level key \(Self.brief(.string(key)))")
         }
         var top: [KeyedArchive.TopEntry] = []
-        if case .dictionary(let entries)? = root["$top"] {
+        if case .dictionary(let entries)? = root[ArchiveFormatKey.top.string] {
             for (key, value) in entries {
                 if KeyedArchive.isValidTopValue(value) {
                     top.append(KeyedArchive.TopEntry(key: key, value: value))
@@ -115,7 +119,7 @@ public struct ArchiveValidator: Sendable {
         } else {
             findings.add(.invalidTop, "$top is missing or not a dictionary")
         }
-        guard case .array(let objects)? = root["$objects"] else {
+        guard case .array(let objects)? = root[ArchiveFormatKey.objects.string] else {
             findings.add(.invalidObjects, "$objects is missing or not an array")
             return findings.items
         }
@@ -186,7 +190,8 @@ private struct GraphChecker {
         self.findings = findings
         self.isClass = archive.objects.map { object in
             guard case .dictionary(let dictionary) = object else { return false }
-            return dictionary["$classname"] != nil && dictionary["$class"] == nil
+            return dictionary[ArchiveFormatKey.className.string] != nil
+                && dictionary[ArchiveFormatKey.`class`.string] == nil
         }
     }
 
@@ -237,22 +242,24 @@ private struct GraphChecker {
     }
 
     private mutating func checkClassDictionary(_ dictionary: PropertyListDictionary, uid: UID) {
-        if case .string = dictionary["$classname"] {
+        if case .string = dictionary[ArchiveFormatKey.className.string] {
         } else {
             self.findings.add(.invalidClass, uid: uid, "$classname is not a string")
         }
-        switch dictionary["$classes"] {
+        switch dictionary[ArchiveFormatKey.classes.string] {
         case .array(let chain)? where !chain.isEmpty && chain.allSatisfy({ $0.stringValue != nil }): break
         case nil: self.findings.add(.invalidClass, uid: uid, "no $classes array")
         default: self.findings.add(.invalidClass, uid: uid, "$classes is not a non-empty array of strings")
         }
-        if let hints = dictionary["$classhints"], !(hints.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false) {
+        if let hints = dictionary[ArchiveFormatKey.classHints.string],
+            !(hints.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false)
+        {
             self.findings.add(.invalidClass, uid: uid, "$classhints is not an array of strings")
         }
     }
 
     private mutating func checkObjectDictionary(_ dictionary: PropertyListDictionary, uid: UID) {
-        switch dictionary["$class"] {
+        switch dictionary[ArchiveFormatKey.`class`.string] {
         case nil:
             self.findings.add(.missingClass, uid: uid, "an object dictionary without $class")
         case .uid(let classUID)?:
@@ -274,7 +281,8 @@ private struct GraphChecker {
         case let other?:
             self.findings.add(.invalidClass, uid: uid, "$class is \(ArchiveValidator.article(other)), not a UID")
         }
-        if case .array(let keys)? = dictionary["NS.keys"], case .array(let values)? = dictionary["NS.objects"],
+        if case .array(let keys)? = dictionary[ArchiveFormatKey.nsKeys.string],
+            case .array(let values)? = dictionary[ArchiveFormatKey.nsObjects.string],
             keys.count != values.count
         {
             self.findings.add(
@@ -283,7 +291,7 @@ private struct GraphChecker {
                 "NS.keys has \(keys.count) element\(keys.count == 1 ? "" : "s") but NS.objects has \(values.count)"
             )
         }
-        for (key, value) in dictionary where key != "$class" {
+        for (key, value) in dictionary where key != ArchiveFormatKey.`class`.string {
             self.checkValue(value, at: key, in: uid)
         }
     }
@@ -343,7 +351,7 @@ private struct GraphChecker {
         }
         switch self.archive.objects[index] {
         case .dictionary(let dictionary):
-            for (key, value) in dictionary where key != "$class" { collect(value) }
+            for (key, value) in dictionary where key != ArchiveFormatKey.`class`.string { collect(value) }
         case let other:
             collect(other)
         }
