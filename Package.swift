@@ -50,7 +50,10 @@ let package = Package(
                 "KeyedArchiving",
                 "PropertyLists",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
-            ]
+            ],
+            // The reasons for the required-reason APIs it calls (file timestamps, UserDefaults),
+            // which App Store review reads from the app's bundle.
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
 
         // `@Archivable` and its attributes: the declarations (KeyedArchivingMacros), the compiler
