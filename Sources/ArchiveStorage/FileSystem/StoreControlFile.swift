@@ -74,11 +74,39 @@ final class StoreControlFile: @unchecked Sendable {
     /// timeout.
     let lockTimeout: Double
 
+    /// How writers lock their stripes: ``LockingScheme/native`` but in tests.
+    let lockingScheme: LockingScheme
+
+    /// How writers lock the stripes of the control file.
+    enum LockingScheme: Sendable {
+        /// A byte-range lock per stripe, owned by the open file description (`F_OFD_SETLK`):
+        /// writers of different stripes run at once, in one process or several.
+        case stripes
+        /// A `flock` of the whole file, where the system has no open-file-description locks
+        /// (Darwin; Linux before 3.15): every writer of the store waits for the one that writes.
+        case wholeFile
+
+        /// This system's scheme: ``stripes`` on Linux and Android, ``wholeFile`` elsewhere.
+        static var native: LockingScheme {
+            #if os(Linux) || os(Android)
+            .stripes
+            #else
+            .wholeFile
+            #endif
+        }
+    }
+
     /// Opens or creates the control file in `directory`; opens it for reading only on a read-only
-    /// file system. A write waits up to `lockTimeout` seconds for another writer's lock.
-    init(directory: String, lockTimeout: Double = 60) throws(ArchiveStorageError) {
+    /// file system. A write waits up to `lockTimeout` seconds for another writer's lock, which it
+    /// takes by `lockingScheme` (tests on Linux choose ``LockingScheme/wholeFile``, Darwin's).
+    init(
+        directory: String,
+        lockTimeout: Double = 60,
+        lockingScheme: LockingScheme = .native
+    ) throws(ArchiveStorageError) {
         self.path = directory + "/" + Self.fileName
         self.lockTimeout = lockTimeout
+        self.lockingScheme = lockingScheme
         var descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         var isReadOnly = false
         if descriptor < 0, errno == EROFS {
@@ -232,18 +260,10 @@ final class StoreControlFile: @unchecked Sendable {
     ) throws(ArchiveStorageError) -> LockExtent {
         var pause: UInt32 = 100
         #if os(Linux) || os(Android)
-        var request = flock()
-        request.l_type = Int16(F_WRLCK)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = off_t(stripe)
-        request.l_len = 1
-        request.l_pid = 0
-        while true {
-            if fcntl(descriptor, linuxOpenFileDescriptionSetLock, &request) == 0 { return .stripe }
-            if errno == EINTR { continue }
-            if errno == EINVAL { break }  // A kernel before 3.15: lock the whole file instead.
-            guard errno == EAGAIN || errno == EACCES else { throw DurableFile.failure("fcntl", path: self.path) }
-            try self.pause(&pause, until: deadline)
+        if self.lockingScheme == .stripes,
+            try self.lockStripe(descriptor, stripe: stripe, pause: &pause, until: deadline)
+        {
+            return .stripe
         }
         #endif
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -253,6 +273,31 @@ final class StoreControlFile: @unchecked Sendable {
         }
         return .wholeFile
     }
+
+    #if os(Linux) || os(Android)
+    /// Takes the open-file-description lock of `stripe`, polling as ``lock(_:stripe:until:)``
+    /// does; `false` when the kernel has no such locks (before 3.15).
+    private func lockStripe(
+        _ descriptor: Int32,
+        stripe: Int,
+        pause: inout UInt32,
+        until deadline: ContinuousClock.Instant
+    ) throws(ArchiveStorageError) -> Bool {
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = off_t(stripe)
+        request.l_len = 1
+        request.l_pid = 0
+        while true {
+            if fcntl(descriptor, linuxOpenFileDescriptionSetLock, &request) == 0 { return true }
+            if errno == EINTR { continue }
+            if errno == EINVAL { return false }  // A kernel before 3.15: lock the whole file instead.
+            guard errno == EAGAIN || errno == EACCES else { throw DurableFile.failure("fcntl", path: self.path) }
+            try self.pause(&pause, until: deadline)
+        }
+    }
+    #endif
 
     /// Sleeps `pause` microseconds and doubles it (up to 5 ms), or throws
     /// ``ArchiveStorageError/Code/lockTimeout`` past `deadline`.
