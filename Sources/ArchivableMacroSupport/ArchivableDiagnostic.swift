@@ -11,18 +11,18 @@
 import SwiftDiagnostics
 import SwiftSyntax
 
-/// An error `@Archivable` or one of its attributes reports instead of expanding.
+/// An error `@Archivable` or one of its attributes reports instead of expanding, or a warning it
+/// reports beside its expansion.
 struct ArchivableDiagnostic: DiagnosticMessage, Error {
     /// The text shown to the user.
     let message: String
-    /// A stable identifier of the kind of error.
+    /// A stable identifier of the kind of diagnostic.
     let id: String
+    /// An error (no expansion) or a warning.
+    var severity: DiagnosticSeverity = .error
 
     /// The identifier, in the domain of this package's macros.
     var diagnosticID: MessageID { MessageID(domain: "KeyedArchivingMacros", id: self.id) }
-
-    /// Always an error.
-    var severity: DiagnosticSeverity { .error }
 
     /// The diagnostic at `node`, with `fixIts`.
     func diagnose(at node: some SyntaxProtocol, fixIts: [FixIt] = []) -> Diagnostic {
@@ -79,10 +79,14 @@ struct ArchivableDiagnostic: DiagnosticMessage, Error {
         Self(message: "'@\(attribute)' can appear only once on a declaration", id: "repeatedAttribute")
     }
 
-    /// A `let` with an initial value, which decoding cannot set.
+    /// A `let` with an initial value, which decoding cannot set: archived, and left at its initial
+    /// value when decoded, as synthesized `Codable` does (which warns alike).
     static let letWithInitialValue = Self(
-        message: "a 'let' with an initial value cannot be decoded; make it a 'var' or mark it '@ArchiveIgnored'",
-        id: "letWithInitialValue"
+        message:
+            "a 'let' with an initial value is archived but not decoded: decoding keeps its initial value; "
+            + "make it a 'var' to decode it, or mark it '@ArchiveIgnored' not to archive it",
+        id: "letWithInitialValue",
+        severity: .warning
     )
 
     /// A `lazy var` that is archived.
@@ -191,5 +195,13 @@ struct ArchivableFixIt: FixItMessage {
     /// Remove a repeated key.
     static func removeRepeatedKey(_ key: String) -> Self {
         Self(message: "remove the repeated '\(key)'", id: "removeRepeatedKey")
+    }
+}
+
+extension [Diagnostic] {
+    /// Whether an error was added after the first `count` diagnostics (warnings do not stop an
+    /// expansion).
+    func hasErrors(after count: Int) -> Bool {
+        self[count...].contains { $0.diagMessage.severity == .error }
     }
 }

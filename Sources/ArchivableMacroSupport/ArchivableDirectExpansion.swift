@@ -123,7 +123,7 @@ extension ArchivableType {
             ]
             if self.isClass {
                 lines.append("    let migrated = try reader.migrate(Self.self)")
-                for property in self.properties where !(property.isLet && property.initialValue != nil) {
+                for property in self.properties where !property.isLetWithInitialValue {
                     guard !property.isLazy else { continue }
                     lines.append("    self.\(property.name) = migrated.\(property.name)")
                 }
@@ -135,7 +135,7 @@ extension ArchivableType {
             lines.append("_ = try reader.decodeVersion(of: Self.self, at: 0)")
         }
         let coded = self.properties.filter(\.isCoded)
-        for (property, indices) in zip(coded, self.objectKeyIndices) {
+        for (property, indices) in zip(coded, self.objectKeyIndices) where property.isDecoded {
             let key =
                 indices.count == 1
                 ? "\(indices[0])" : "reader.firstPresent(\(indices.map(String.init).joined(separator: ", ")))"

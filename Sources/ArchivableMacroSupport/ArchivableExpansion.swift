@@ -123,7 +123,7 @@ extension ArchivableType {
                     lines.append(
                         "    let migrated = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)"
                     )
-                    for property in self.properties where !(property.isLet && property.initialValue != nil) {
+                    for property in self.properties where !property.isLetWithInitialValue {
                         guard !property.isLazy else { continue }
                         lines.append("    self.\(property.name) = migrated.\(property.name)")
                     }
@@ -133,7 +133,7 @@ extension ArchivableType {
                 lines += ["    return", "}"]
             }
         }
-        for (index, property) in coded.enumerated() {
+        for (index, property) in coded.enumerated() where property.isDecoded {
             lines += self.decodeStatements(property, key: self.keyExpression(index))
         }
         if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {

@@ -128,7 +128,7 @@ struct ArchivableType {
             }
         }
         valid = type.checkKeys(declaration.memberBlock, diagnostics: &diagnostics) && valid
-        return valid && diagnostics.count == count ? type : nil
+        return valid && !diagnostics.hasErrors(after: count) ? type : nil
     }
 
     /// Collects the archived members; `false` when one is malformed.

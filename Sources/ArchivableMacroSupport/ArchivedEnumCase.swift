@@ -74,6 +74,6 @@ struct ArchivedEnumCase {
         if let unknownCase = attributes.unknownCase, cases.contains(where: { !$0.values.isEmpty }) {
             diagnostics.append(ArchivableDiagnostic.unknownCaseWithValues.diagnose(at: unknownCase))
         }
-        return diagnostics.count == count ? cases : nil
+        return diagnostics.hasErrors(after: count) ? nil : cases
     }
 }

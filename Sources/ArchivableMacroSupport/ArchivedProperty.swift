@@ -54,6 +54,13 @@ struct ArchivedProperty {
     /// Whether it is archived under keys.
     var isCoded: Bool { !self.isIgnored && !self.isUnknownFields }
 
+    /// Whether decoding sets it: every coded property but a `let` with an initial value, which is
+    /// written and keeps that value, as synthesized `Codable` does.
+    var isDecoded: Bool { self.isCoded && !self.isLetWithInitialValue }
+
+    /// Whether it is a `let` with an initial value, which no initializer can set again.
+    var isLetWithInitialValue: Bool { self.isLet && self.initialValue != nil }
+
     /// The decoding rule.
     var rule: Rule {
         if self.wrappedType != nil {
@@ -111,7 +118,7 @@ struct ArchivedProperty {
             property.check(variable, attributes: attributes, diagnostics: &diagnostics)
             properties.append(property)
         }
-        return diagnostics.count == count ? properties : nil
+        return diagnostics.hasErrors(after: count) ? nil : properties
     }
 
     /// Diagnoses the combinations `@Archivable` refuses.
@@ -137,7 +144,7 @@ struct ArchivedProperty {
             }
             return
         }
-        if self.isLet && self.initialValue != nil {
+        if self.isLetWithInitialValue {
             let specifier = variable.bindingSpecifier
             let toVar = FixIt(
                 message: ArchivableFixIt.replaceLetWithVar,

@@ -50,16 +50,55 @@ import Testing
         )
     }
 
-    /// A `let` with an initial value offers both fix-its.
+    /// A `let` with an initial value is archived and keeps its initial value when decoded, as
+    /// synthesized `Codable` does: a warning with both fix-its, beside the whole expansion, whose
+    /// initializers set every other property and not this one.
     @Test func letWithInitialValue() {
         assertArchivable(
-            "@Archivable\nstruct Cat {\n    let lives = 9\n}",
-            expandedSource: "struct Cat {\n    let lives = 9\n}",
+            "@Archivable\nstruct Cat {\n    let lives = 9\n    var name = \"\"\n}",
+            expandedSource: """
+                struct Cat {
+                    let lives = 9
+                    var name = ""
+                }
+
+                extension Cat: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                        case lives
+                        case name
+                        case _archiveVersion = "archiveVersion"
+                    }
+
+                    init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
+                            of: Self.self,
+                            from: container,
+                            forKey: ._archiveVersion,
+                            decoder: decoder
+                        )
+                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.name, from: container, forKey: .name)
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        var container = encoder.container(keyedBy: CodingKeys.self)
+                        try container.encode(self.lives, forKey: .lives)
+                        try container.encode(self.name, forKey: .name)
+                    }
+                }
+
+                extension Cat: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: ArchivableDiagnostic.letWithInitialValue.message,
                     line: 3,
                     column: 5,
+                    severity: .warning,
                     fixIts: [
                         FixItSpec(message: "replace 'let' with 'var'"), FixItSpec(message: "add '@ArchiveIgnored'"),
                     ]
