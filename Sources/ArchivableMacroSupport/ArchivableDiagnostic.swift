@@ -141,6 +141,14 @@ struct ArchivableDiagnostic: DiagnosticMessage, Error {
         id: "previousVersionIsItself"
     )
 
+    /// A stored property or enum case inside `#if`, which the expansion would not archive.
+    static let memberInsideIfConfig = Self(
+        message:
+            "'@Archivable' does not yet archive stored properties or cases declared inside '#if'; "
+            + "declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value",
+        id: "memberInsideIfConfig"
+    )
+
     /// A version argument on an enum.
     static let versionOnEnum = Self(
         message: "versions apply to structs and classes; an enum is always version 1",

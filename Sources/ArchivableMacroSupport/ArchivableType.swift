@@ -175,6 +175,8 @@ struct ArchivableType {
                     valid = false
                 }
                 self.cases += cases
+            } else if let ifConfig = decl.as(IfConfigDeclSyntax.self) {
+                valid = Self.checkConditionalMembers(ifConfig, diagnostics: &diagnostics) && valid
             } else if let initializer = decl.as(InitializerDeclSyntax.self) {
                 self.declaresInitializer = true
                 let labels = initializer.signature.parameterClause.parameters.map(\.firstName.text)
@@ -192,6 +194,37 @@ struct ArchivableType {
             } else if let name = Self.typeName(decl), name == "CodingKeys" {
                 diagnostics.append(ArchivableDiagnostic.ownMember("CodingKeys").diagnose(at: decl))
                 valid = false
+            }
+        }
+        return valid
+    }
+
+    /// Refuses what an expansion would leave out of the archive without a word: a stored property
+    /// that is not `@ArchiveIgnored`, or an enum case, in any clause of `ifConfig` (nested ones
+    /// too). Static and computed properties, methods and ignored properties may stay there.
+    private static func checkConditionalMembers(
+        _ ifConfig: IfConfigDeclSyntax,
+        diagnostics: inout [Diagnostic]
+    ) -> Bool {
+        var valid = true
+        for clause in ifConfig.clauses {
+            guard case .decls(let members) = clause.elements else { continue }
+            for member in members {
+                let decl = member.decl
+                if let nested = decl.as(IfConfigDeclSyntax.self) {
+                    valid = Self.checkConditionalMembers(nested, diagnostics: &diagnostics) && valid
+                } else if let variable = decl.as(VariableDeclSyntax.self) {
+                    // Its own diagnostics would repeat once the property is moved out; only whether
+                    // it is archived matters here.
+                    var ignored: [Diagnostic] = []
+                    let properties = ArchivedProperty.parse(variable, diagnostics: &ignored) ?? []
+                    guard properties.contains(where: { !$0.isIgnored }) else { continue }
+                    diagnostics.append(ArchivableDiagnostic.memberInsideIfConfig.diagnose(at: variable))
+                    valid = false
+                } else if decl.is(EnumCaseDeclSyntax.self) {
+                    diagnostics.append(ArchivableDiagnostic.memberInsideIfConfig.diagnose(at: decl))
+                    valid = false
+                }
             }
         }
         return valid

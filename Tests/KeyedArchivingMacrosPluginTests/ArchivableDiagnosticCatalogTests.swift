@@ -104,6 +104,22 @@ import Testing
             messages: ["an 'ArchiveUnknownFields' property must be a 'var' with an initial value"]
         ),
         Misuse(
+            name: "stored property inside #if",
+            source: "@Archivable\nstruct Cat {\n    var name = \"\"\n    #if DEBUG\n    var note = \"\"\n    #endif\n}",
+            messages: ["'@Archivable' does not yet archive stored properties or cases declared inside '#if'; declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"]
+        ),
+        Misuse(
+            name: "stored property in a nested #if's #else",
+            source:
+                "@Archivable\nstruct Cat {\n    #if os(iOS)\n    static let limit = 1\n    #else\n    #if DEBUG\n    #else\n    var note: String?\n    #endif\n    #endif\n}",
+            messages: ["'@Archivable' does not yet archive stored properties or cases declared inside '#if'; declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"]
+        ),
+        Misuse(
+            name: "enum case inside #if",
+            source: "@Archivable\nenum Mood: String {\n    case calm\n    #if DEBUG\n    case testing\n    #endif\n}",
+            messages: ["'@Archivable' does not yet archive stored properties or cases declared inside '#if'; declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"]
+        ),
+        Misuse(
             name: "class name not a literal",
             source: "@Archivable(className: Cat.name)\nstruct Cat {\n    var name = \"\"\n}",
             messages: ["'className' must be a string literal"]
@@ -201,6 +217,25 @@ import Testing
             indentationWidth: .spaces(4)
         )
         return contexts.flatMap(\.diagnostics).filter { $0.diagMessage.severity == .error }.map(\.message)
+    }
+}
+
+/// What may stay inside `#if` in an `@Archivable` type: members that are not archived.
+@Suite struct ConditionalMemberTests {
+    @Test func membersThatAreNotArchivedMayStayInsideIfConfig() {
+        let source = """
+            @Archivable
+            struct Cat {
+                var name = ""
+                #if DEBUG
+                @ArchiveIgnored var note = ""
+                static var count = 0
+                var shout: String { name.uppercased() }
+                func describe() -> String { name }
+                #endif
+            }
+            """
+        #expect(ArchivableDiagnosticCatalogTests.messages(expanding: source).isEmpty)
     }
 }
 
