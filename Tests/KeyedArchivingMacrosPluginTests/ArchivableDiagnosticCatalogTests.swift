@@ -30,6 +30,11 @@ import Testing
         var testDescription: String { self.name }
     }
 
+    /// The error on an archived member inside `#if`.
+    static let ifConfigMessage =
+        "'@Archivable' does not yet archive stored properties or cases declared inside '#if'; "
+        + "declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"
+
     static let misuses: [Misuse] = [
         Misuse(
             name: "actor",
@@ -106,18 +111,29 @@ import Testing
         Misuse(
             name: "stored property inside #if",
             source: "@Archivable\nstruct Cat {\n    var name = \"\"\n    #if DEBUG\n    var note = \"\"\n    #endif\n}",
-            messages: ["'@Archivable' does not yet archive stored properties or cases declared inside '#if'; declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"]
+            messages: [Self.ifConfigMessage]
         ),
         Misuse(
             name: "stored property in a nested #if's #else",
-            source:
-                "@Archivable\nstruct Cat {\n    #if os(iOS)\n    static let limit = 1\n    #else\n    #if DEBUG\n    #else\n    var note: String?\n    #endif\n    #endif\n}",
-            messages: ["'@Archivable' does not yet archive stored properties or cases declared inside '#if'; declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"]
+            source: """
+                @Archivable
+                struct Cat {
+                    #if os(iOS)
+                    static let limit = 1
+                    #else
+                    #if DEBUG
+                    #else
+                    var note: String?
+                    #endif
+                    #endif
+                }
+                """,
+            messages: [Self.ifConfigMessage]
         ),
         Misuse(
             name: "enum case inside #if",
             source: "@Archivable\nenum Mood: String {\n    case calm\n    #if DEBUG\n    case testing\n    #endif\n}",
-            messages: ["'@Archivable' does not yet archive stored properties or cases declared inside '#if'; declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"]
+            messages: [Self.ifConfigMessage]
         ),
         Misuse(
             name: "class name not a literal",
