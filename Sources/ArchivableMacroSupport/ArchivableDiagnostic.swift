@@ -95,6 +95,19 @@ struct ArchivableDiagnostic: DiagnosticMessage, Error {
         id: "lazyProperty"
     )
 
+    /// A `weak` or `unowned` property that is archived.
+    static func referenceOwnership(_ keyword: String) -> Self {
+        let reason = "a decoded object that only it referenced would be gone at once"
+        let advice =
+            keyword == "weak"
+            ? "mark it '@ArchiveIgnored' and set it again after decoding"
+            : "make it an '@ArchiveIgnored weak var' and set it again after decoding"
+        return Self(
+            message: "a '\(keyword)' property cannot be archived: \(reason); \(advice)",
+            id: "referenceOwnership"
+        )
+    }
+
     /// A declaration with several bindings.
     static let multipleBindings = Self(
         message: "'@Archivable' properties must be declared one per 'var' or 'let'",

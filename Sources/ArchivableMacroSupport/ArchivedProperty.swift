@@ -138,6 +138,14 @@ struct ArchivedProperty {
             diagnostics.append(ArchivableDiagnostic.lazyProperty.diagnose(at: variable.bindingSpecifier))
             return
         }
+        if let ownership = variable.modifiers.first(where: { ["weak", "unowned"].contains($0.name.text) }) {
+            // A decoded object only a weak reference holds is gone at once; an unowned one crashes.
+            let fixIts = ownership.name.text == "weak" ? [Self.addIgnored(to: variable)] : []
+            diagnostics.append(
+                ArchivableDiagnostic.referenceOwnership(ownership.name.text).diagnose(at: ownership, fixIts: fixIts)
+            )
+            return
+        }
         if self.isUnknownFields {
             if self.isLet || self.initialValue == nil {
                 diagnostics.append(ArchivableDiagnostic.unknownFieldsNeedsVar.diagnose(at: variable.bindingSpecifier))
@@ -152,28 +160,30 @@ struct ArchivedProperty {
                     .replace(oldNode: Syntax(specifier), newNode: Syntax(specifier.with(\.tokenKind, .keyword(.var))))
                 ]
             )
-            let ignore = FixIt(
-                message: ArchivableFixIt.addArchiveIgnored,
-                changes: [
-                    .replace(
-                        oldNode: Syntax(variable.attributes),
-                        newNode: Syntax(
-                            variable.attributes + [
-                                .attribute(
-                                    AttributeSyntax(
-                                        attributeName: IdentifierTypeSyntax(name: .identifier("ArchiveIgnored")),
-                                        trailingTrivia: .space
-                                    )
-                                )
-                            ]
-                        )
-                    )
-                ]
-            )
             diagnostics.append(
-                ArchivableDiagnostic.letWithInitialValue.diagnose(at: specifier, fixIts: [toVar, ignore])
+                ArchivableDiagnostic.letWithInitialValue.diagnose(
+                    at: specifier,
+                    fixIts: [toVar, Self.addIgnored(to: variable)]
+                )
             )
         }
+    }
+
+    /// The fix-it that marks `variable` `@ArchiveIgnored`, placed after its indentation.
+    private static func addIgnored(to variable: VariableDeclSyntax) -> FixIt {
+        let attribute = AttributeSyntax(
+            attributeName: IdentifierTypeSyntax(name: .identifier("ArchiveIgnored")),
+            trailingTrivia: .space
+        )
+        let marked =
+            variable
+            .with(\.leadingTrivia, [])
+            .with(\.attributes, variable.attributes + [.attribute(attribute)])
+            .with(\.leadingTrivia, variable.leadingTrivia)
+        return FixIt(
+            message: ArchivableFixIt.addArchiveIgnored,
+            changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(marked))]
+        )
     }
 
     /// The wrapped type of an optional type (`T?`, `T!`, `Optional<T>`, `Swift.Optional<T>`).

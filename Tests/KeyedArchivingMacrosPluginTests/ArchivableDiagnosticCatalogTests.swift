@@ -136,6 +136,22 @@ import Testing
             messages: [Self.ifConfigMessage]
         ),
         Misuse(
+            name: "weak property",
+            source: "@Archivable\nfinal class Node {\n    weak var parent: Node?\n}",
+            messages: [
+                "a 'weak' property cannot be archived: a decoded object that only it referenced would be gone "
+                    + "at once; mark it '@ArchiveIgnored' and set it again after decoding"
+            ]
+        ),
+        Misuse(
+            name: "unowned property",
+            source: "@Archivable\nfinal class Node {\n    unowned let owner: Node\n}",
+            messages: [
+                "a 'unowned' property cannot be archived: a decoded object that only it referenced would be gone "
+                    + "at once; make it an '@ArchiveIgnored weak var' and set it again after decoding"
+            ]
+        ),
+        Misuse(
             name: "class name not a literal",
             source: "@Archivable(className: Cat.name)\nstruct Cat {\n    var name = \"\"\n}",
             messages: ["'className' must be a string literal"]
@@ -249,6 +265,17 @@ import Testing
                 var shout: String { name.uppercased() }
                 func describe() -> String { name }
                 #endif
+            }
+            """
+        #expect(ArchivableDiagnosticCatalogTests.messages(expanding: source).isEmpty)
+    }
+
+    @Test func anIgnoredWeakBackReferenceIsAccepted() {
+        let source = """
+            @Archivable
+            final class Node {
+                var name = ""
+                @ArchiveIgnored weak var parent: Node?
             }
             """
         #expect(ArchivableDiagnosticCatalogTests.messages(expanding: source).isEmpty)

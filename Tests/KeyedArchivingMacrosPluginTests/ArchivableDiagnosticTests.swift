@@ -107,6 +107,23 @@ import Testing
         )
     }
 
+    /// A `weak` property is refused, with a fix-it adding `@ArchiveIgnored`.
+    @Test func weakProperty() {
+        assertArchivable(
+            "@Archivable\nfinal class Node {\n    weak var parent: Node?\n}",
+            expandedSource: "final class Node {\n    weak var parent: Node?\n}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: ArchivableDiagnostic.referenceOwnership("weak").message,
+                    line: 3,
+                    column: 5,
+                    fixIts: [FixItSpec(message: "add '@ArchiveIgnored'")]
+                )
+            ],
+            fixedSource: "@Archivable\nfinal class Node {\n    @ArchiveIgnored weak var parent: Node?\n}"
+        )
+    }
+
     /// `@ArchiveIgnored` needs an initial value.
     @Test func ignoredWithoutInitialValue() {
         assertArchivable(
