@@ -11,8 +11,8 @@
 import Foundation
 import KeyedArchiving
 import Observation
-import Testing
 import TestSupport
+import Testing
 
 /// `@Archivable` on an `@Observable` class (``ObservedSettings``): archived as its hand-written
 /// twin is, on both paths, and still observable once decoded.
