@@ -34,7 +34,10 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         diagnostics.forEach(context.diagnose)
         guard let analysed else { return [] }
         let requested = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
-        let typeName = type.trimmedDescription
+        // A value type's conformances are nonisolated, usable off the main actor in a module whose
+        // default isolation is the main actor (an app target's); a class's follow the class, as
+        // synthesized `Codable`'s do.
+        let header = (analysed.isClass ? "" : "nonisolated ") + "extension " + type.trimmedDescription
         func conformances(_ names: [(String, String)]) -> String {
             let list = names.filter { requested.contains($0.0) }.map(\.1)
             return list.isEmpty ? "" : ": " + list.joined(separator: ", ")
@@ -43,29 +46,29 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         let codable = conformances([("Decodable", "Swift.Decodable"), ("Encodable", "Swift.Encodable")])
         extensions.append(
             Self.extensionText(
-                "extension \(typeName)\(codable)\(analysed.whereClause("Swift.Codable"))",
+                "\(header)\(codable)\(analysed.whereClause("Swift.Codable"))",
                 analysed.codableMembers()
             )
         )
         let versioned = conformances([("ArchiveVersioned", "KeyedArchiving.ArchiveVersioned")])
-        extensions.append(Self.extensionText("extension \(typeName)\(versioned)", analysed.versionedMembers()))
+        extensions.append(Self.extensionText("\(header)\(versioned)", analysed.versionedMembers()))
         if let previous = analysed.arguments.previousVersion {
             let migrating = conformances([("ArchiveMigrating", "KeyedArchiving.ArchiveMigrating")])
             extensions.append(
                 Self.extensionText(
-                    "extension \(typeName)\(migrating)",
+                    "\(header)\(migrating)",
                     ["\(analysed.access)typealias PreviousArchiveVersion = \(previous)"]
                 )
             )
         }
         if let members = analysed.classNamingMembers() {
             let naming = conformances([("ArchivedClassNaming", "KeyedArchiving.ArchivedClassNaming")])
-            extensions.append(Self.extensionText("extension \(typeName)\(naming)", members))
+            extensions.append(Self.extensionText("\(header)\(naming)", members))
         }
         if analysed.hasRawStringValues && requested.contains("ArchiveRawValueCodable") {
             extensions.append(
                 Self.extensionText(
-                    "extension \(typeName): KeyedArchiving.ArchiveRawValueCodable",
+                    "\(header): KeyedArchiving.ArchiveRawValueCodable",
                     analysed.rawValueMembers()
                 )
             )
@@ -79,7 +82,7 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
             ])
             extensions.append(
                 Self.extensionText(
-                    "extension \(typeName)\(direct)\(analysed.whereClause("Swift.Codable"))",
+                    "\(header)\(direct)\(analysed.whereClause("Swift.Codable"))",
                     analysed.directMembers(encodable: encodable, decodable: decodable)
                 )
             )

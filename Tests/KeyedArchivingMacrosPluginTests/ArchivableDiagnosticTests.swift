@@ -62,7 +62,7 @@ import Testing
                     var name = ""
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case lives
                         case name
@@ -87,7 +87,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }

@@ -40,7 +40,7 @@ import Testing
                     var unknownFields = ArchiveUnknownFields()
                 }
 
-                extension Note: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Note: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case title = "heading"
                         case subtitle
@@ -96,17 +96,17 @@ import Testing
                     }
                 }
 
-                extension Note: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Note: KeyedArchiving.ArchiveVersioned {
                     public static var archiveVersion: Swift.Int {
                         2
                     }
                 }
 
-                extension Note: KeyedArchiving.ArchiveMigrating {
+                nonisolated extension Note: KeyedArchiving.ArchiveMigrating {
                     public typealias PreviousArchiveVersion = NoteV1
                 }
 
-                extension Note: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
+                nonisolated extension Note: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
                     public static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
                         KeyedArchiving.ArchiveObjectKeys(["archiveVersion", "heading", "subtitle", "tags", "color", "accent", "priority", "colour"])
                     }
@@ -288,7 +288,7 @@ import Testing
                     }
                 }
 
-                extension Page: Swift.Decodable, Swift.Encodable where Element: Swift.Codable {
+                nonisolated extension Page: Swift.Decodable, Swift.Encodable where Element: Swift.Codable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case items
                         case next
@@ -314,13 +314,13 @@ import Testing
                     }
                 }
 
-                extension Page: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Page: KeyedArchiving.ArchiveVersioned {
                     public static var archiveVersion: Swift.Int {
                         1
                     }
                 }
 
-                extension Page: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable where Element: Swift.Codable {
+                nonisolated extension Page: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable where Element: Swift.Codable {
                     public static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
                         KeyedArchiving.ArchiveObjectKeys(["archiveVersion", "items", "next"])
                     }
@@ -383,7 +383,7 @@ import Testing
                     var cache = 0
                 }
 
-                extension Marker: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Marker: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case _archiveVersion = "archiveVersion"
                     }
@@ -403,13 +403,13 @@ import Testing
                     }
                 }
 
-                extension Marker: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Marker: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
                 }
 
-                extension Marker: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
+                nonisolated extension Marker: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
                     static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
                         KeyedArchiving.ArchiveObjectKeys(["archiveVersion"])
                     }
@@ -451,7 +451,7 @@ import Testing
                     case unknown
                 }
 
-                extension Mood: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Mood: Swift.Decodable, Swift.Encodable {
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.singleValueContainer()
                         let rawValue = try container.decode(RawValue.self)
@@ -472,13 +472,13 @@ import Testing
                     }
                 }
 
-                extension Mood: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Mood: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
                 }
 
-                extension Mood: KeyedArchiving.ArchiveRawValueCodable {
+                nonisolated extension Mood: KeyedArchiving.ArchiveRawValueCodable {
                     init(archiveRawValue rawValue: Swift.String, decoder: @autoclosure () -> any Swift.Decoder) throws {
                         if let value = Self(rawValue: rawValue) {
                             self = value
@@ -493,7 +493,7 @@ import Testing
                     }
                 }
 
-                extension Size: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Size: Swift.Decodable, Swift.Encodable {
                     public init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.singleValueContainer()
                         let rawValue = try container.decode(RawValue.self)
@@ -511,13 +511,13 @@ import Testing
                     }
                 }
 
-                extension Size: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Size: KeyedArchiving.ArchiveVersioned {
                     public static var archiveVersion: Swift.Int {
                         1
                     }
                 }
 
-                extension Size: KeyedArchiving.ArchiveRawValueCodable {
+                nonisolated extension Size: KeyedArchiving.ArchiveRawValueCodable {
                     public init(archiveRawValue rawValue: Swift.String, decoder: @autoclosure () -> any Swift.Decoder) throws {
                         if let value = Self(rawValue: rawValue) {
                             self = value
@@ -554,7 +554,7 @@ import Testing
                     case opened(at: Int)
                 }
 
-                extension Level: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Level: Swift.Decodable, Swift.Encodable {
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.singleValueContainer()
                         let rawValue = try container.decode(RawValue.self)
@@ -575,13 +575,13 @@ import Testing
                     }
                 }
 
-                extension Level: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Level: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
                 }
 
-                extension Event: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Event: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case opened
 
@@ -618,7 +618,7 @@ import Testing
                     }
                 }
 
-                extension Event: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Event: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }

@@ -26,7 +26,7 @@ import Testing
                     var name: String
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
                         case _archiveVersion = "archiveVersion"
@@ -49,7 +49,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -76,7 +76,7 @@ import Testing
                     var owner: String! = nil
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case color
                         case tag
@@ -105,7 +105,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -130,7 +130,7 @@ import Testing
                     var weight: Double = 4
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case lives
                         case weight
@@ -156,7 +156,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     public static var archiveVersion: Swift.Int {
                         1
                     }
@@ -179,7 +179,7 @@ import Testing
                     var nickname: String? = "Kitty"
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case nickname
                         case _archiveVersion = "archiveVersion"
@@ -202,7 +202,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -225,7 +225,7 @@ import Testing
                     var mood = 1
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case mood
                         case _archiveVersion = "archiveVersion"
@@ -258,7 +258,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -285,7 +285,7 @@ import Testing
                     var computed: Int { 1 }
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case _archiveVersion = "archiveVersion"
                     }
@@ -305,7 +305,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -332,7 +332,7 @@ import Testing
                     var unknownFields = ArchiveUnknownFields()
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
                         case color
@@ -361,7 +361,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         2
                     }
@@ -392,7 +392,7 @@ import Testing
                     var `default` = false
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case color = "colour"
                         case color_1
@@ -423,7 +423,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -444,7 +444,7 @@ import Testing
                 struct Empty {
                 }
 
-                extension Empty: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Empty: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case _archiveVersion = "archiveVersion"
                     }
@@ -464,7 +464,7 @@ import Testing
                     }
                 }
 
-                extension Empty: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Empty: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -487,7 +487,7 @@ import Testing
                     var name: String
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
                         case _archiveVersion = "v"
@@ -515,7 +515,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     package static var archiveVersion: Swift.Int {
                         3
                     }
@@ -525,7 +525,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveMigrating {
+                nonisolated extension Cat: KeyedArchiving.ArchiveMigrating {
                     package typealias PreviousArchiveVersion = CatV2
                 }
                 """#
@@ -546,7 +546,7 @@ import Testing
                     var name: String
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
                         case _archiveVersion = "archiveVersion"
@@ -570,7 +570,7 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         2
                     }
@@ -593,7 +593,7 @@ import Testing
                     var name: String
                 }
 
-                extension Cat: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case name
                         case _archiveVersion = "archiveVersion"
@@ -616,13 +616,13 @@ import Testing
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
                 }
 
-                extension Cat: KeyedArchiving.ArchivedClassNaming {
+                nonisolated extension Cat: KeyedArchiving.ArchivedClassNaming {
                     static var archivedClassName: Swift.String {
                         "App.Cat"
                     }
@@ -820,7 +820,7 @@ import Testing
                     var next: Index?
                 }
 
-                extension Page: Swift.Decodable, Swift.Encodable where Element: Swift.Codable, Index: Swift.Codable {
+                nonisolated extension Page: Swift.Decodable, Swift.Encodable where Element: Swift.Codable, Index: Swift.Codable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case items
                         case next
@@ -846,7 +846,7 @@ import Testing
                     }
                 }
 
-                extension Page: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Page: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -919,7 +919,7 @@ import Testing
                     case grumpy
                 }
 
-                extension Mood: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Mood: Swift.Decodable, Swift.Encodable {
                     public init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.singleValueContainer()
                         let rawValue = try container.decode(RawValue.self)
@@ -940,7 +940,7 @@ import Testing
                     }
                 }
 
-                extension Mood: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Mood: KeyedArchiving.ArchiveVersioned {
                     public static var archiveVersion: Swift.Int {
                         1
                     }
@@ -965,7 +965,7 @@ import Testing
                     case unknown
                 }
 
-                extension Level: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Level: Swift.Decodable, Swift.Encodable {
                     init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.singleValueContainer()
                         let rawValue = try container.decode(RawValue.self)
@@ -983,7 +983,7 @@ import Testing
                     }
                 }
 
-                extension Level: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Level: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -1012,7 +1012,7 @@ import Testing
                     case unknown
                 }
 
-                extension Shape: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Shape: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case dot
                         case line
@@ -1091,7 +1091,7 @@ import Testing
                     }
                 }
 
-                extension Shape: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Shape: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }
@@ -1114,7 +1114,7 @@ import Testing
                     case one(x: Int)
                 }
 
-                extension Choice: Swift.Decodable, Swift.Encodable {
+                nonisolated extension Choice: Swift.Decodable, Swift.Encodable {
                     private enum CodingKeys: Swift.String, Swift.CodingKey {
                         case one
 
@@ -1151,7 +1151,7 @@ import Testing
                     }
                 }
 
-                extension Choice: KeyedArchiving.ArchiveVersioned {
+                nonisolated extension Choice: KeyedArchiving.ArchiveVersioned {
                     static var archiveVersion: Swift.Int {
                         1
                     }

@@ -1,0 +1,88 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// An app's models, compiled as a new Xcode app target compiles them (see Package.swift): value
+// types archived on and off the main actor and through ArchiveStore's async API, a main-actor
+// class and an @Observable class archived on the main actor. Exits with status 1 on a mismatch.
+
+import ArchiveStorage
+import Foundation
+import KeyedArchiving
+import KeyedArchivingMacros
+import Observation
+
+@Archivable
+struct Note: Equatable {
+    var title: String
+    var body = ""
+    var tags: [String] = []
+    var priority: Priority = .low
+}
+
+@Archivable
+enum Priority: String {
+    case low, high
+}
+
+@Archivable
+final class Folder {
+    var name = ""
+    var notes: [Note] = []
+}
+
+@Archivable
+@Observable
+final class Settings {
+    var fontSize = 14
+}
+
+/// Encodes and decodes off the main actor: value types' conformances must allow it.
+nonisolated func roundTripOffTheMainActor(_ note: Note) throws -> Note {
+    try KeyedArchiveDecoder().decode(Note.self, from: KeyedArchiveEncoder().encode(note))
+}
+
+func check(_ condition: Bool, _ what: String) {
+    guard condition else {
+        print("mismatch: \(what)")
+        exit(1)
+    }
+    print("ok: \(what)")
+}
+
+let note = Note(title: "Hello", tags: ["a"], priority: .high)
+check(
+    try KeyedArchiveDecoder().decode(Note.self, from: KeyedArchiveEncoder().encode(note)) == note,
+    "a struct on the main actor"
+)
+let detached = try await Task.detached { try roundTripOffTheMainActor(note) }.value
+check(detached == note, "a struct off the main actor")
+
+let folder = Folder()
+folder.name = "Inbox"
+folder.notes = [note]
+let folderCopy = try KeyedArchiveDecoder().decode(Folder.self, from: KeyedArchiveEncoder().encode(folder))
+check(folderCopy.name == "Inbox" && folderCopy.notes == [note], "a main-actor class on the main actor")
+
+let settings = Settings()
+settings.fontSize = 17
+let settingsCopy = try KeyedArchiveDecoder().decode(Settings.self, from: KeyedArchiveEncoder().encode(settings))
+check(settingsCopy.fontSize == 17, "an @Observable class on the main actor")
+
+/// Saves and loads through ArchiveStore's async API, which runs the work off the main actor.
+func checkStore() async throws {
+    let directory = NSTemporaryDirectory() + "AppTarget-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let store = try ArchiveStore<Note>(name: "notes", in: .path(directory))
+    try await store.save(note, forKey: "first")
+    let loaded: Note? = try await store.load(forKey: "first")
+    check(loaded == note, "ArchiveStore's async API")
+}
+
+try await checkStore()
