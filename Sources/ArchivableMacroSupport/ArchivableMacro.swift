@@ -35,9 +35,11 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         guard let analysed else { return [] }
         let requested = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
         // A value type's conformances are nonisolated, usable off the main actor in a module whose
-        // default isolation is the main actor (an app target's); a class's follow the class, as
-        // synthesized `Codable`'s do.
-        let header = (analysed.isClass ? "" : "nonisolated ") + "extension " + type.trimmedDescription
+        // default isolation is the main actor (an app target's), unless it is declared
+        // `@MainActor` (to hold main-actor values); a class's follow the class, as synthesized
+        // `Codable`'s do.
+        let isolated = analysed.isClass || analysed.isDeclaredOnMainActor
+        let header = (isolated ? "" : "nonisolated ") + "extension " + type.trimmedDescription
         func conformances(_ names: [(String, String)]) -> String {
             let list = names.filter { requested.contains($0.0) }.map(\.1)
             return list.isEmpty ? "" : ": " + list.joined(separator: ", ")

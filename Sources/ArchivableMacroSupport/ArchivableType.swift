@@ -37,6 +37,9 @@ struct ArchivableType {
     var cases: [ArchivedEnumCase] = []
     /// Whether the type declares an initializer.
     var declaresInitializer = false
+    /// Whether the declaration names `@MainActor` itself: its conformances then stay the main
+    /// actor's, as its members are, rather than nonisolated.
+    var isDeclaredOnMainActor = false
     /// The keys enum's cases.
     var keyNames = CodingKeyNames(names: [], keys: [], versionKey: nil)
 
@@ -115,6 +118,11 @@ struct ArchivableType {
             genericParameters: parameters,
             arguments: ArchivableArguments(attribute, diagnostics: &diagnostics)
         )
+        type.isDeclaredOnMainActor = declaration.attributes.contains { element in
+            guard case .attribute(let attribute) = element else { return false }
+            let name = attribute.attributeName.trimmedDescription
+            return name == "MainActor" || name == "Swift.MainActor"
+        }
         if let name = declaration.asProtocol((any NamedDeclSyntax).self)?.name.text,
             type.arguments.previousVersion == name,
             let argument = type.arguments.versionArguments.first(where: { $0.label?.text == "previousVersion" })

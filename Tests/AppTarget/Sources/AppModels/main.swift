@@ -86,3 +86,15 @@ func checkStore() async throws {
 }
 
 try await checkStore()
+
+/// A value holding a main-actor object: declared `@MainActor`, it is archived on the main actor.
+@MainActor
+@Archivable
+struct Shelf {
+    var label = ""
+    var folder = Folder()
+}
+
+let shelf = Shelf(label: "Work", folder: folder)
+let shelfCopy = try KeyedArchiveDecoder().decode(Shelf.self, from: KeyedArchiveEncoder().encode(shelf))
+check(shelfCopy.label == "Work" && shelfCopy.folder.notes == [note], "a @MainActor struct holding a main-actor class")
