@@ -1,0 +1,57 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+import Testing
+
+/// Which extensions `@Archivable` marks `nonisolated`: a value type's, so that it archives off the
+/// main actor in a module whose default isolation is the main actor, but for one declared
+/// `@MainActor`; never a class's. (`Tests/AppTarget` compiles each case with those settings.)
+@Suite struct ArchivableIsolationTests {
+    static func expanded(_ source: String) -> String {
+        let file = Parser.parse(source: source)
+        return file.expand(
+            macroSpecs: archivableMacroSpecs,
+            contextGenerator: { node in
+                BasicMacroExpansionContext(
+                    lexicalContext: node.allMacroLexicalContexts(),
+                    sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")]
+                )
+            },
+            indentationWidth: .spaces(4)
+        ).description
+    }
+
+    static func extensionHeaders(_ source: String) -> [String] {
+        Self.expanded(source).split(separator: "\n").map(String.init).filter { $0.contains("extension ") }
+    }
+
+    @Test(arguments: ["struct Cat {\n    var name = \"\"\n}", "enum Mood: String {\n    case calm\n}"])
+    func aValueTypesExtensionsAreNonisolated(declaration: String) {
+        let headers = Self.extensionHeaders("@Archivable\n" + declaration)
+        #expect(!headers.isEmpty)
+        #expect(headers.allSatisfy { $0.hasPrefix("nonisolated extension ") }, "\(headers)")
+    }
+
+    @Test func aMainActorStructsExtensionsFollowIt() {
+        let headers = Self.extensionHeaders("@MainActor\n@Archivable\nstruct Shelf {\n    var label = \"\"\n}")
+        #expect(!headers.isEmpty)
+        #expect(headers.allSatisfy { $0.hasPrefix("extension ") }, "\(headers)")
+    }
+
+    @Test func aClasssExtensionsFollowIt() {
+        let headers = Self.extensionHeaders("@Archivable\nfinal class Box {\n    var width = 1\n}")
+        #expect(!headers.isEmpty)
+        #expect(headers.allSatisfy { $0.hasPrefix("extension ") }, "\(headers)")
+    }
+}
