@@ -234,21 +234,7 @@ import Testing
 
     /// The messages of the errors the macros report for `source`.
     static func messages(expanding source: String) -> [String] {
-        let file = Parser.parse(source: source)
-        var contexts: [BasicMacroExpansionContext] = []
-        _ = file.expand(
-            macroSpecs: archivableMacroSpecs,
-            contextGenerator: { node in
-                let context = BasicMacroExpansionContext(
-                    lexicalContext: node.allMacroLexicalContexts(),
-                    sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")]
-                )
-                contexts.append(context)
-                return context
-            },
-            indentationWidth: .spaces(4)
-        )
-        return contexts.flatMap(\.diagnostics).filter { $0.diagMessage.severity == .error }.map(\.message)
+        expandArchivable(source).diagnostics.filter { $0.diagMessage.severity == .error }.map(\.message)
     }
 }
 
@@ -292,17 +278,7 @@ import Testing
             }
             """#
         #expect(ArchivableDiagnosticCatalogTests.messages(expanding: source).isEmpty)
-        let file = Parser.parse(source: source)
-        let expanded = file.expand(
-            macroSpecs: archivableMacroSpecs,
-            contextGenerator: { node in
-                BasicMacroExpansionContext(
-                    lexicalContext: node.allMacroLexicalContexts(),
-                    sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")]
-                )
-            },
-            indentationWidth: .spaces(4)
-        ).description
+        let expanded = expandArchivable(source).source
         #expect(expanded.contains(#"case name = "say \"hi\"""#))
         #expect(expanded.contains(#"case name_1 = "back\\slash""#))
         #expect(expanded.contains(#"case name_2 = "$price""#))

@@ -8,32 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-import SwiftParser
-import SwiftSyntax
-import SwiftSyntaxMacroExpansion
-import SwiftSyntaxMacros
 import Testing
 
 /// Which extensions `@Archivable` marks `nonisolated`: a value type's, so that it archives off the
 /// main actor in a module whose default isolation is the main actor, but for one declared
 /// `@MainActor`; never a class's. (`Tests/AppTarget` compiles each case with those settings.)
 @Suite struct ArchivableIsolationTests {
-    static func expanded(_ source: String) -> String {
-        let file = Parser.parse(source: source)
-        return file.expand(
-            macroSpecs: archivableMacroSpecs,
-            contextGenerator: { node in
-                BasicMacroExpansionContext(
-                    lexicalContext: node.allMacroLexicalContexts(),
-                    sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")]
-                )
-            },
-            indentationWidth: .spaces(4)
-        ).description
-    }
-
     static func extensionHeaders(_ source: String) -> [String] {
-        Self.expanded(source).split(separator: "\n").map(String.init).filter { $0.contains("extension ") }
+        expandArchivable(source).source.split(separator: "\n").map(String.init).filter { $0.contains("extension ") }
     }
 
     @Test(arguments: ["struct Cat {\n    var name = \"\"\n}", "enum Mood: String {\n    case calm\n}"])

@@ -8,9 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
@@ -63,4 +66,24 @@ func assertArchivable(
             Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
         }
     )
+}
+
+/// `source` with `@Archivable` and its attributes expanded, and every diagnostic the expansion
+/// reported: for tests that look at parts of an expansion rather than all of it.
+func expandArchivable(_ source: String) -> (source: String, diagnostics: [Diagnostic]) {
+    let file = Parser.parse(source: source)
+    var contexts: [BasicMacroExpansionContext] = []
+    let expanded = file.expand(
+        macroSpecs: archivableMacroSpecs,
+        contextGenerator: { node in
+            let context = BasicMacroExpansionContext(
+                lexicalContext: node.allMacroLexicalContexts(),
+                sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "Test.swift")]
+            )
+            contexts.append(context)
+            return context
+        },
+        indentationWidth: .spaces(4)
+    )
+    return (expanded.description, contexts.flatMap(\.diagnostics))
 }
