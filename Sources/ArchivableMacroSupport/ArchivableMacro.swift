@@ -34,12 +34,10 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         diagnostics.forEach(context.diagnose)
         guard let analysed else { return [] }
         let requested = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
-        // A value type's conformances are nonisolated, usable off the main actor in a module whose
-        // default isolation is the main actor (an app target's), unless it is declared
-        // `@MainActor` (to hold main-actor values); a class's follow the class, as synthesized
-        // `Codable`'s do.
-        let isolated = analysed.isClass || analysed.isDeclaredOnMainActor
-        let header = (isolated ? "" : "nonisolated ") + "extension " + type.trimmedDescription
+        // Nonisolated where it can be, so that a value archives off the main actor in a module whose
+        // default isolation is the main actor (an app target's); see `hasNonisolatedExtensions`.
+        let header =
+            (analysed.hasNonisolatedExtensions ? "nonisolated " : "") + "extension " + type.trimmedDescription
         func conformances(_ names: [(String, String)]) -> String {
             let list = names.filter { requested.contains($0.0) }.map(\.1)
             return list.isEmpty ? "" : ": " + list.joined(separator: ", ")

@@ -40,6 +40,15 @@ struct ArchivableType {
     /// Whether the declaration names `@MainActor` itself: its conformances then stay the main
     /// actor's, as its members are, rather than nonisolated.
     var isDeclaredOnMainActor = false
+
+    /// Whether the extensions may be `nonisolated`: a value type's, unless it is declared
+    /// `@MainActor` or an archived property carries another attribute (a property wrapper, whose
+    /// accessors have the wrapper's isolation, the main actor's in an app target). A class's
+    /// follow the class.
+    var hasNonisolatedExtensions: Bool {
+        !self.isClass && !self.isDeclaredOnMainActor
+            && !self.properties.contains { $0.isCoded && $0.hasOtherAttributes }
+    }
     /// The keys enum's cases.
     var keyNames = CodingKeyNames(names: [], keys: [], versionKey: nil)
 

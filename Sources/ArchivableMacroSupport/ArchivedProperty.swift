@@ -45,6 +45,8 @@ struct ArchivedProperty {
     var isFallback: Bool
     /// Whether it holds the type's `ArchiveUnknownFields`.
     var isUnknownFields: Bool
+    /// Whether it carries an attribute that is not this package's, such as a property wrapper.
+    var hasOtherAttributes = false
 
     /// Whether the property starts with a value: an initializer, or `nil` for an optional `var`.
     var hasInitialValue: Bool {
@@ -112,6 +114,7 @@ struct ArchivedProperty {
                 isFallback: attributes.fallback != nil,
                 isUnknownFields: Self.isUnknownFields(type: type, initializer: initializer)
             )
+            property.hasOtherAttributes = attributes.hasOthers
             if let key = attributes.key {
                 if let keys = ArchiveAttributes.keys(of: key, diagnostics: &diagnostics) { property.keys = keys }
             }

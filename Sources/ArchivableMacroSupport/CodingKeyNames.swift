@@ -103,6 +103,9 @@ struct ArchiveAttributes {
     var fallback: AttributeSyntax?
     /// `@ArchiveUnknownCase`, if present.
     var unknownCase: AttributeSyntax?
+    /// Whether another attribute is present, which may be a property wrapper: its storage and
+    /// accessors then take the isolation of the wrapper type.
+    var hasOthers = false
 
     /// The package's attributes in `attributes`; a repeated one is diagnosed.
     init(_ attributes: AttributeListSyntax, diagnostics: inout [Diagnostic]) {
@@ -115,7 +118,9 @@ struct ArchiveAttributes {
             case "ArchiveIgnored": slot = \.ignored
             case "ArchiveFallback": slot = \.fallback
             case "ArchiveUnknownCase": slot = \.unknownCase
-            default: continue
+            default:
+                self.hasOthers = true
+                continue
             }
             if self[keyPath: slot] != nil {
                 diagnostics.append(ArchivableDiagnostic.repeatedAttribute(name).diagnose(at: attribute))

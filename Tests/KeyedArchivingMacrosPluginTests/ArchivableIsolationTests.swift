@@ -12,7 +12,7 @@ import Testing
 
 /// Which extensions `@Archivable` marks `nonisolated`: a value type's, so that it archives off the
 /// main actor in a module whose default isolation is the main actor, but for one declared
-/// `@MainActor`; never a class's. (`Tests/AppTarget` compiles each case with those settings.)
+/// `@MainActor` or with a wrapped property; never a class's. (`Tests/AppTarget` compiles each case with those settings.)
 @Suite struct ArchivableIsolationTests {
     static func extensionHeaders(_ source: String) -> [String] {
         expandArchivable(source).source.split(separator: "\n").map(String.init).filter { $0.contains("extension ") }
@@ -29,6 +29,15 @@ import Testing
         let headers = Self.extensionHeaders("@MainActor\n@Archivable\nstruct Shelf {\n    var label = \"\"\n}")
         #expect(!headers.isEmpty)
         #expect(headers.allSatisfy { $0.hasPrefix("extension ") }, "\(headers)")
+    }
+
+    @Test func aStructWithAWrappedPropertyKeepsItsIsolation() {
+        let headers = Self.extensionHeaders("@Archivable\nstruct Speaker {\n    @Clamped var volume = 5\n}")
+        #expect(!headers.isEmpty)
+        #expect(headers.allSatisfy { $0.hasPrefix("extension ") }, "\(headers)")
+        // The package's own attributes do not count.
+        let keyed = Self.extensionHeaders("@Archivable\nstruct Speaker {\n    @ArchiveKey(\"v\") var volume = 5\n}")
+        #expect(keyed.allSatisfy { $0.hasPrefix("nonisolated extension ") }, "\(keyed)")
     }
 
     @Test func aClasssExtensionsFollowIt() {

@@ -98,3 +98,28 @@ struct Shelf {
 let shelf = Shelf(label: "Work", folder: folder)
 let shelfCopy = try KeyedArchiveDecoder().decode(Shelf.self, from: KeyedArchiveEncoder().encode(shelf))
 check(shelfCopy.label == "Work" && shelfCopy.folder.notes == [note], "a @MainActor struct holding a main-actor class")
+
+/// A wrapper of the app's own: main-actor isolated, as every type of the module is.
+@propertyWrapper
+struct Clamped: Codable, Equatable {
+    var value: Int
+    var wrappedValue: Int {
+        get { self.value }
+        set { self.value = min(max(newValue, 0), 10) }
+    }
+    init(wrappedValue: Int) { self.value = min(max(wrappedValue, 0), 10) }
+}
+
+/// A value with a wrapped property (whose accessors are the wrapper's, the main actor's) and an
+/// `#if` block of unarchived members: archived on the main actor.
+@Archivable
+struct Speaker: Equatable {
+    @Clamped var volume = 5
+    #if DEBUG
+    static let label = "debug"
+    #endif
+}
+
+let speaker = Speaker()
+let speakerCopy = try KeyedArchiveDecoder().decode(Speaker.self, from: KeyedArchiveEncoder().encode(speaker))
+check(speakerCopy == speaker, "a struct with a property wrapper and an #if block")
