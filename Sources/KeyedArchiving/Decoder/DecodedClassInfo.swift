@@ -159,10 +159,13 @@ extension ArchivedClass {
 extension UUID {
     /// The UUID stored in an `NSUUID`'s `NS.uuidbytes`, or `nil` unless there are exactly 16 bytes.
     init?(archivedBytes data: Data) {
-        guard data.count == 16 else { return nil }
-        let b = [UInt8](data)
-        self.init(
-            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
-        )
+        guard let uuid = data.withUnsafeBytes({ UUID(archivedBytes: $0) }) else { return nil }
+        self = uuid
+    }
+
+    /// The UUID stored in an `NSUUID`'s `NS.uuidbytes`, or `nil` unless there are exactly 16 bytes.
+    init?(archivedBytes bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 16, let base = bytes.baseAddress else { return nil }
+        self.init(uuid: base.loadUnaligned(as: uuid_t.self))
     }
 }

@@ -132,7 +132,7 @@ extension _ArchiveDecoder {
                     uid: uid,
                     at: position
                 ),
-                let uuid = UUID(archivedBytes: self.session.plist.data(region))
+                let uuid = UUID(archivedBytes: UnsafeRawBufferPointer(self.session.plist.reader.dataBytes(region)))
             else {
                 throw self.unexpected("an NSUUID without 16 bytes in NS.uuidbytes", object, uid, position)
             }

@@ -33,7 +33,7 @@ extension ArchiveEncodingTable {
         let uid = self.reserve()
         let bytes = Value(
             kind: .data,
-            payload: UInt64(self.builder.dataID(for: withUnsafeBytes(of: uuid.uuid) { Data($0) }))
+            payload: UInt64(withUnsafeBytes(of: uuid.uuid) { self.builder.dataID(forBytes: $0) })
         )
         let classUID = self.classReference(.uuid)
         self.fill(uid, classUID: classUID, self.key(.nsUUIDBytes), bytes)

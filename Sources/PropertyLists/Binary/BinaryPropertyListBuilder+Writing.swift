@@ -31,7 +31,7 @@ internal struct BinaryBuilderNumbering {
 
     private let items: [Value]
     private let strings: BinaryStringPool
-    private let data: [Data]
+    private let data: BinaryByteRunTable
 
     /// The objects in file order: leaves as they are, containers with their payload pointing at
     /// their references in ``references``.
@@ -262,7 +262,7 @@ internal struct BinaryBuilderNumbering {
         if existing >= 0 { return UInt32(existing) }
         let index = self.appendEntry(value)
         self.dataIndexes[id] = Int32(bitPattern: index)
-        self.objectBytes += 10 + self.data[id].count
+        self.objectBytes += 10 + self.data.byteCount(of: UInt32(truncatingIfNeeded: id))
         return index
     }
 
@@ -315,9 +315,19 @@ internal struct BinaryBuilderNumbering {
         defer { BinaryNumberingStorage.keep(offsets, in: &self.storage.offsets) }
         var out = BinaryBufferOutput(buffer: buffer)
         for byte in BinaryPropertyListMagic.header { out.append(byte) }
-        for position in 0..<self.entryCount {
-            offsets[position] = out.count
-            self.write(self.entries[position], referenceSize: referenceSize, to: &out)
+        self.strings.withUTF8View { strings in
+            self.data.withView { data in
+                for position in 0..<self.entryCount {
+                    offsets[position] = out.count
+                    self.write(
+                        self.entries[position],
+                        referenceSize: referenceSize,
+                        strings: strings,
+                        data: data,
+                        to: &out
+                    )
+                }
+            }
         }
         let tableOffset = out.count
         let offsetSize = BinaryOutput.width(forMaximum: UInt64(tableOffset))
@@ -333,7 +343,13 @@ internal struct BinaryBuilderNumbering {
     }
 
     @inline(__always)
-    private func write(_ entry: Value, referenceSize: Int, to out: inout BinaryBufferOutput) {
+    private func write(
+        _ entry: Value,
+        referenceSize: Int,
+        strings: BinaryByteRunTable.View,
+        data: BinaryByteRunTable.View,
+        to out: inout BinaryBufferOutput
+    ) {
         switch entry.kind {
         case .array, .dictionary, .sharedKeysDictionary:
             let count = Int(entry.count)
@@ -347,10 +363,9 @@ internal struct BinaryBuilderNumbering {
         case .string:
             let id = UInt32(truncatingIfNeeded: entry.payload)
             if self.strings.isASCII(id) {
-                self.strings.withUTF8(of: id) { utf8 in
-                    out.appendMarker(0x50, count: utf8.count)
-                    out.append(contentsOf: utf8)
-                }
+                let utf8 = strings.bytes(of: id)
+                out.appendMarker(0x50, count: utf8.count)
+                out.append(contentsOf: utf8.assumingMemoryBound(to: UInt8.self))
             } else {
                 let units = self.strings.strings[Int(id)].utf16
                 out.appendMarker(0x60, count: units.count)
@@ -373,9 +388,9 @@ internal struct BinaryBuilderNumbering {
             out.append(0x33)
             out.appendBigEndian(entry.payload, width: 8)
         case .data:
-            let data = self.data[Int(entry.payload)]
-            out.appendMarker(0x40, count: data.count)
-            data.withUnsafeBytes { out.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
+            let bytes = data.bytes(of: UInt32(truncatingIfNeeded: entry.payload))
+            out.appendMarker(0x40, count: bytes.count)
+            out.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
         case .uid:
             let uid = entry.payload
             let width = uid > UInt64(UInt32.max) ? 8 : BinaryOutput.width(forMaximum: uid)

@@ -114,8 +114,7 @@ package struct BinaryPropertyListBuilder {
     /// The strings that ``Value/Kind/string`` values refer to.
     package var strings = BinaryStringPool()
     /// The data that ``Value/Kind/data`` values refer to, each stored once.
-    package private(set) var data: [Data] = []
-    private var dataIDs: [Data: UInt32] = [:]
+    package private(set) var data = BinaryByteRunTable()
     /// The contents of every container, each container's in one run (a dictionary that shares
     /// its keys has only its values there).
     package var items: [Value] = []
@@ -132,10 +131,7 @@ package struct BinaryPropertyListBuilder {
     /// storage for the next ones.
     package mutating func removeAll(keepingStrings count: Int = 0) {
         self.strings.removeAll(keepingFirst: count)
-        if !self.data.isEmpty {
-            self.data.removeAll(keepingCapacity: true)
-            self.dataIDs.removeAll(keepingCapacity: true)
-        }
+        self.data.removeAll()
         self.items.removeAll(keepingCapacity: true)
         self.sharedKeyCount = 0
     }
@@ -147,17 +143,12 @@ package struct BinaryPropertyListBuilder {
 
     /// The id of some data, adding it to ``data`` if no equal data is there.
     package mutating func dataID(for data: Data) -> UInt32 {
-        // One lookup that inserts the next id when the data is new: the data is hashed once.
-        let next = UInt32(truncatingIfNeeded: self.data.count)
-        let id = Self.value(of: &self.dataIDs[data, default: next])
-        if id == next { self.data.append(data) }
-        return id
+        data.withUnsafeBytes { self.dataID(forBytes: $0) }
     }
 
-    /// The value at an `inout` place, such as a dictionary's entry with a default, which then stays.
-    @inline(__always)
-    private static func value(of slot: inout UInt32) -> UInt32 {
-        slot
+    /// The id of data with `bytes`, adding it to ``data`` if no equal data is there.
+    package mutating func dataID(forBytes bytes: UnsafeRawBufferPointer) -> UInt32 {
+        self.data.id(for: bytes).id
     }
 
     /// Appends an array's elements to ``items`` and returns the array.
@@ -219,7 +210,7 @@ package struct BinaryPropertyListBuilder {
         case .date:
             return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: value.payload)))
         case .data:
-            return .data(self.data[Int(value.payload)])
+            return .data(self.data.withBytes(of: UInt32(truncatingIfNeeded: value.payload)) { Data($0) })
         case .uid:
             return .uid(UID(value.payload))
         case .array:

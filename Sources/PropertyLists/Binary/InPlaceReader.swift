@@ -426,7 +426,12 @@ package struct InPlaceReader {
 
     /// Copies the bytes a data region holds.
     func makeData(_ region: InPlaceRegion) -> Data {
-        Data(UnsafeBufferPointer(rebasing: self.bytes[region.payload..<(region.payload &+ region.count)]))
+        Data(self.dataBytes(region))
+    }
+
+    /// The bytes of a data region, in place: valid for as long as the reader's input is.
+    package func dataBytes(_ region: InPlaceRegion) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self.bytes[region.payload..<(region.payload &+ region.count)])
     }
 
     /// The number of bytes a string region stores: its UTF-16 code units count twice.
