@@ -8,6 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The bytes of one entry file, format version 1. All integers are little-endian.
 ///
 /// ```
@@ -72,7 +78,7 @@ enum EntryFormat {
         /// The key's UTF-8 bytes.
         var key: [UInt8]
         /// The payload bytes.
-        var payload: ArraySlice<UInt8>
+        var payload: Data
     }
 
     /// Why bytes are not an entry.
@@ -167,7 +173,7 @@ enum EntryFormat {
             prefix: prefix,
             formatIdentifier: identifier,
             key: Array(bytes[keyStart..<payloadStart]),
-            payload: bytes[payloadStart..<checksumStart]
+            payload: Data(bytes[payloadStart..<checksumStart])
         )
     }
 

@@ -8,6 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The file name of a store's database on the SQLite backend.
 let entryTableFileName = "entries.sqlite"
 
@@ -160,7 +166,7 @@ struct EntryRow: Sendable {
     /// Seconds since 1970 (`infinity`: never).
     var expiry: Double
     /// The encoded value.
-    var payload: [UInt8]
+    var payload: Data
     /// The store clock's time of the entry's last save or recorded load, in seconds since 1970:
     /// the order of eviction under a disk byte limit. 0 (the least recent) when unknown.
     var accessedAt: Double = 0
@@ -178,7 +184,7 @@ struct EntryRow: Sendable {
             ),
             formatIdentifier: self.formatIdentifier,
             key: Array(key.utf8),
-            payload: self.payload[...]
+            payload: self.payload
         )
     }
 }

@@ -49,7 +49,7 @@ extension SQLiteEntryTable {
             let expiry: Double? = row.expiry.isFinite ? row.expiry : nil
             statement.setUncheckedArguments([
                 Data(key.utf8), row.formatIdentifier, Int64(row.schemaVersion), expiry,
-                Int64(CRC32C.checksum(row.payload)), Data(row.payload), row.accessedAt,
+                Int64(CRC32C.checksum(row.payload)), row.payload, row.accessedAt,
             ])
             try statement.execute()
         }

@@ -429,15 +429,14 @@ final class SQLiteEntryTable: EntryTable {
         guard case .blob(let data) = values[4].storage else {
             throw EntryRowCorruption(reason: "the payload is not a blob")
         }
-        let payload = [UInt8](data)
-        let computed = CRC32C.checksum(payload)
+        let computed = CRC32C.checksum(data)
         guard computed == checksum else {
             throw EntryRowCorruption(
                 reason:
                     "checksum mismatch (stored \(String(checksum, radix: 16)), computed \(String(computed, radix: 16)))"
             )
         }
-        return EntryRow(formatIdentifier: format, schemaVersion: schemaVersion, expiry: expiry, payload: payload)
+        return EntryRow(formatIdentifier: format, schemaVersion: schemaVersion, expiry: expiry, payload: data)
     }
 
     /// An expiry column: `NULL` is never (`infinity`); `nil` for a value of another type.

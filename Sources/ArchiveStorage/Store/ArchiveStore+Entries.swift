@@ -242,7 +242,7 @@ extension ArchiveStore {
         }
         let decoded: any Decodable
         do {
-            let payload = Data(entry.payload)
+            let payload = entry.payload
             if entry.prefix.schemaVersion == 0 {
                 decoded = try format.decode(Value.self, payload)
             } else {

@@ -88,7 +88,7 @@ extension ArchiveStore {
             formatIdentifier: self.configuration.format.identifier,
             schemaVersion: self.schemaVersion,
             expiry: (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: now),
-            payload: [UInt8](payload),
+            payload: payload,
             accessedAt: now.timeIntervalSince1970
         )
     }

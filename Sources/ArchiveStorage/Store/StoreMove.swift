@@ -394,7 +394,7 @@ extension EntryRow {
             formatIdentifier: entry.formatIdentifier,
             schemaVersion: entry.prefix.schemaVersion,
             expiry: entry.prefix.expiry,
-            payload: Array(entry.payload)
+            payload: entry.payload
         )
     }
 }
