@@ -247,6 +247,42 @@ import Testing
         try Self.expectSameBytes(values)
     }
 
+    @Test func aRecycledSessionKeepsKeysAndClassNamesWithoutChangingABit() throws {
+        // One session, recycled through a pool of its own, archives value after value: the keys
+        // and class names it keeps from archive to archive (until too many) change no byte.
+        let pool = ArchiveEncodingSessionPool(keptCapacity: 1 << 24, largeCapacity: 1 << 24) { _ in }
+        var encoder = KeyedArchiveEncoder()
+        encoder.setClassName("K", for: Box.self)
+        let fixedCount = ArchiveEncodingTable.FixedKey.allCases.count
+        func object(_ keys: [String], _ value: (Int) -> Shape) -> Shape {
+            .object(keys.enumerated().map { (key: $0.element, value: value($0.offset)) })
+        }
+        let first = ["name", "K", "$class", "a", "é"]
+        let many = (0..<700).map { "key \($0)" }
+        let others = (0..<700).map { "other \($0)" }
+        let rounds: [(value: Shape, keeps: Bool)] = [
+            (object(first) { .string(["\u{212A}", "name", "x", "e\u{301}", "K"][$0]) }, true),
+            // Values equal to kept keys and class names, canonically equal ones, a class named "K".
+            (.array([object(first.reversed()) { _ in .string("K") }, .shared(Box(.string("\u{212A}")))]), true),
+            (object(many) { .int($0) }, true),
+            // Past the limit: only the fixed strings stay, and no cached key may survive.
+            (object(others) { .string("\u{212A}\($0 % 3)") }, false),
+            (.array([object(first) { .int($0) }, .nested([(key: "K", value: object(many.suffix(3)) { .int($0) })])]), true),
+            (.array([object(first) { .string(first[$0]) }, .shared(Box(.string("K")))]), true),
+        ]
+        for (round, (value, keeps)) in rounds.enumerated() {
+            let session = ArchiveEncodingSession.make(options: encoder.options, from: pool)
+            let uid = try session.encodeObject(value)
+            let bytes = try session.finishBinary(top: [(key: "root", value: .uid(uid.rawValue))])
+            session.recycle(into: pool)
+            let expected = Data(BinaryPropertyListWriter().write(try encoder.encodeArchive(value).propertyList))
+            #expect(bytes == expected, "round \(round)")
+            #expect((session.table.keptStringCount > fixedCount) == keeps, "round \(round)")
+            #expect(pool.take() === session)
+            pool.keep(session, capacity: 0)
+        }
+    }
+
     @Test func keysMadeAfreshEachTimeStillMatch() throws {
         // Long keys built at run time live on the heap, so their storage can be reused between calls.
         let entries = (0..<500).map { index in

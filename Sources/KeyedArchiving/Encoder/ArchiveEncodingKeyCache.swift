@@ -42,6 +42,21 @@ internal struct ArchiveEncodingKeyCache {
         self.filledSlots.removeAll(keepingCapacity: true)
     }
 
+    /// Removes the keys whose string id is `id` or more: those of strings a table did not keep
+    /// when it was emptied.
+    mutating func removeKeys(fromID id: UInt32) {
+        var remaining = 0
+        for slot in self.filledSlots {
+            if let key = self.keys[slot], key.id < id, self.rawKeys[slot] != (0, 0) {
+                self.filledSlots[remaining] = slot
+                remaining += 1
+            } else {
+                self.rawKeys[slot] = (0, 0)
+            }
+        }
+        self.filledSlots.removeSubrange(remaining...)
+    }
+
     @inline(__always)
     private static func rawBytes(of string: String) -> (UInt64, UInt64)? {
         guard MemoryLayout<String>.size == 16 else { return nil }

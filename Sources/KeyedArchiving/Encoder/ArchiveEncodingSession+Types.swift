@@ -34,8 +34,13 @@ extension ArchiveEncodingSession {
             self.dictionaryKeys.insert(key, for: string)
             return key
         }
-        let key = self.table.key(KeyedArchive.escapedKey(string))
+        let escaped = KeyedArchive.escapedKey(string)
+        let stringCount = self.table.builder.strings.count
+        let key = self.table.key(escaped)
         self.objectKeys.insert(key, for: string)
+        // A string new to the table is kept for the next archives (one already there as a value
+        // is not: its cache entry goes when the table is emptied).
+        if self.table.builder.strings.count > stringCount { self.newObjectKeys.append((string, escaped)) }
         return key
     }
 

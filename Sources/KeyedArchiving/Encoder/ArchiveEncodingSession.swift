@@ -49,8 +49,12 @@ internal final class ArchiveEncodingSession {
     /// `$objects` as built so far.
     @exclusivity(unchecked) var table = ArchiveEncodingTable()
     /// The keys of objects' own dictionaries (escaped) and of `NSDictionary` objects, by coding-key string.
+    /// Object keys stay cached from one archive to the next, as the table keeps their strings.
     @exclusivity(unchecked) var objectKeys = ArchiveEncodingKeyCache()
     @exclusivity(unchecked) var dictionaryKeys = ArchiveEncodingKeyCache()
+    /// The object keys this archive added to the table's strings (coding-key string, then its
+    /// escaped form), which the table keeps for the next archives.
+    @exclusivity(unchecked) var newObjectKeys: [(string: String, escaped: String)] = []
     private(set) var options: Options
     /// ``Options/userInfo`` in the form `Encoder` exposes it.
     private(set) var userInfo: [CodingUserInfoKey: Any]
@@ -130,8 +134,16 @@ internal final class ArchiveEncodingSession {
             self.close()
             return
         }
-        self.table.removeAll()
-        self.objectKeys.removeAll()
+        let keptBefore = self.table.keptStringCount
+        self.objectKeys.removeKeys(fromID: UInt32(truncatingIfNeeded: keptBefore))
+        let keptKeys = self.table.removeAll(keepingKeys: self.newObjectKeys.map(\.escaped))
+        if let keptKeys {
+            // Each new key's cache entry gets its id in the emptied table.
+            for (entry, key) in zip(self.newObjectKeys, keptKeys) { self.objectKeys.insert(key, for: entry.string) }
+        } else {
+            self.objectKeys.removeAll()
+        }
+        self.newObjectKeys.removeAll(keepingCapacity: true)
         self.dictionaryKeys.removeAll()
         if !self.instanceUIDs.isEmpty {
             self.instanceUIDs.removeAll(keepingCapacity: true)
@@ -140,7 +152,10 @@ internal final class ArchiveEncodingSession {
         // The types stay known; their class dictionaries are the next table's to append.
         for info in self.typeInfos.values {
             info.classUID = nil
-            info.objectKeys = nil
+            // A type's keys stay if they were all kept before this archive (their ids stand).
+            if keptKeys == nil || info.objectKeys?.contains(where: { $0.id >= keptBefore }) == true {
+                info.objectKeys = nil
+            }
             info.objectKeyRun = nil
             info.entryKeyRun = nil
         }
@@ -224,6 +239,10 @@ internal final class ArchiveEncodingSession {
         if !self.escapedEncoders.isEmpty {
             self.escapedEncoders = []
             self.table = ArchiveEncodingTable()
+            // Keys cached for the old table's strings are void in the new one.
+            self.objectKeys.removeAll()
+            self.newObjectKeys = []
+            for info in self.typeInfos.values { info.objectKeys = nil }
         }
         self.spareEncoders = []
         self.retainedInstances = []
@@ -312,7 +331,7 @@ internal final class ArchiveEncodingSession {
         }
         let encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
         try value.encode(to: encoder)
-        return try self.complete(encoder)
+        return try self.complete(consume encoder)
     }
 
     /// Encodes a class instance once; later references get the same UID.
@@ -339,7 +358,7 @@ internal final class ArchiveEncodingSession {
         let encoder = self.makeEncoder(parent: parent, key: key, typeInfo: info)
         encoder.instance = identifier
         try value.encode(to: encoder)
-        let uid = try self.complete(encoder)
+        let uid = try self.complete(consume encoder)
         self.instanceUIDs[identifier] = uid
         return uid
     }

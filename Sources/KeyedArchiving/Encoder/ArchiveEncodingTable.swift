@@ -58,6 +58,16 @@ internal struct ArchiveEncodingTable {
     private var fixedKeyRuns: [(signature: UInt64, start: Int)] = []
     /// The class UIDs of `NSDate`, `NSUUID` and `NSURL` once used, so their objects skip hashing.
     private var foundationClassUIDs: [UID?] = [nil, nil, nil]
+    /// How many strings, from the first, stay in the pool with their ids when the table is
+    /// emptied: the fixed strings, then the keys and class names earlier archives used (see
+    /// ``removeAll(keepingKeys:)``).
+    private(set) var keptStringCount = FixedKey.allCases.count
+    /// The class names this archive added to the pool, to keep for the next archives.
+    private var classNamesToKeep: [String] = []
+
+    /// The most strings the pool keeps from one archive to the next: an archive's keys and class
+    /// names are few, but keys written by `encode(to:)` can be data (unknown fields, say).
+    static var keptStringLimit: Int { 1024 }
 
     /// Strings written by the table and the encoder rather than by `encode(to:)`: keys, and the
     /// names every archive or most of them hold. Each is in the pool from the start, its id being
@@ -105,8 +115,20 @@ internal struct ArchiveEncodingTable {
     /// numbers of its classes: a table grows its arrays to the size of its archive, and taking
     /// that memory afresh for every archive (and giving it back) costs page faults and
     /// allocations on every call. See ``ArchiveEncodingSession/recycle(into:)``.
-    mutating func removeAll() {
-        self.builder.removeAll(keepingStrings: FixedKey.allCases.count)
+    ///
+    /// The strings the pool keeps (``keptStringCount``) grow by this archive's class names and by
+    /// `keys`, the object keys it added, which the next archives then find with their ids: the
+    /// same types' keys and class names are interned once per session rather than once per
+    /// archive. Which ids strings have changes no byte of an archive (the writer numbers objects
+    /// as it meets them).
+    /// - Returns: The keys of `keys`, in order, in the emptied table; `nil` if keeping them would
+    ///   pass ``keptStringLimit``, in which case only the fixed strings stay and every key the
+    ///   caller holds is void.
+    mutating func removeAll(keepingKeys keys: [String]) -> [Key]? {
+        var kept = self.keptStringCount
+        let keepsMore = kept + keys.count + self.classNamesToKeep.count <= Self.keptStringLimit
+        if !keepsMore { kept = FixedKey.allCases.count }
+        self.builder.removeAll(keepingStrings: kept)
         self.objects.removeAll(keepingCapacity: true)
         self.stringLeaves.removeAll(keepingCapacity: true)
         self.dataLeaves.removeAll(keepingCapacity: true)
@@ -117,6 +139,16 @@ internal struct ArchiveEncodingTable {
         self.fixedKeyRuns.removeAll(keepingCapacity: true)
         for index in self.foundationClassUIDs.indices { self.foundationClassUIDs[index] = nil }
         self.objects.append(.string(id: UInt32(FixedKey.null.rawValue)))
+        guard keepsMore else {
+            self.classNamesToKeep.removeAll(keepingCapacity: true)
+            self.keptStringCount = kept
+            return nil
+        }
+        for name in self.classNamesToKeep { _ = self.builder.strings.id(for: name) }
+        self.classNamesToKeep.removeAll(keepingCapacity: true)
+        let keptKeys = keys.map { self.key($0) }
+        self.keptStringCount = self.builder.strings.count
+        return keptKeys
     }
 
     /// The largest number of values any of the table's arrays, or the buffers it writes its file
@@ -462,12 +494,12 @@ internal struct ArchiveEncodingTable {
         if existing != 0 { return UID(UInt64(existing)) }
         let uid = UID(UInt64(self.objects.count))
         var names: [Value] = []
-        for name in archivedClass.classes { names.append(self.builder.string(name)) }
+        for name in archivedClass.classes { names.append(self.className(name)) }
         var keys = [self.key(.className), self.key(.classes)]
-        var values = [self.builder.string(archivedClass.name), self.builder.array(names)]
+        var values = [self.className(archivedClass.name), self.builder.array(names)]
         if let hints = archivedClass.hints {
             var hintValues: [Value] = []
-            for hint in hints { hintValues.append(self.builder.string(hint)) }
+            for hint in hints { hintValues.append(self.className(hint)) }
             keys.append(self.key(.classHints))
             values.append(self.builder.array(hintValues))
         }
@@ -476,6 +508,13 @@ internal struct ArchiveEncodingTable {
         self.classUIDs[number] = UInt32(truncatingIfNeeded: uid.rawValue)
         self.numberedClassesUsed.append(number)
         return uid
+    }
+
+    /// The string value of a class name, noted to be kept for the next archives if it is new.
+    private mutating func className(_ name: String) -> Value {
+        let value = self.builder.string(name)
+        if value.payload >= UInt64(self.keptStringCount) { self.classNamesToKeep.append(name) }
+        return value
     }
 
     /// The Foundation classes whose objects the table builds itself.

@@ -31,6 +31,11 @@ package struct BinaryStringPool {
     /// canonical string: an all-ASCII string is in normal form, so two of them are `==` only if
     /// their bytes are equal, and ``canonical`` stays empty, sparing a `String` hash per string.
     private var hasNonASCII = false
+    /// The number of strings the last ``removeAll(keepingFirst:)`` kept.
+    private var keptCount = 0
+    /// ``canonical`` for the kept strings alone, once a string that is not all ASCII has needed
+    /// it: the next archive that has one starts from a copy instead of hashing them again.
+    private var keptClasses: [String: UInt32]?
 
     /// Creates an empty pool.
     package init() {}
@@ -40,6 +45,10 @@ package struct BinaryStringPool {
     /// - Complexity: O(*m*) in the number of strings removed.
     package mutating func removeAll(keepingFirst count: Int = 0) {
         let kept = min(max(count, 0), self.strings.count)
+        if kept != self.keptCount {
+            self.keptCount = kept
+            self.keptClasses = nil
+        }
         self.runs.removeAll(keepingFirst: kept)
         self.strings.removeSubrange(kept...)
         self.canonicalIDs.removeSubrange(kept...)
@@ -111,7 +120,21 @@ package struct BinaryStringPool {
     @inline(never)
     private mutating func startCanonicalClasses(upTo end: Int) {
         self.hasNonASCII = true
-        for id in 0..<end where self.canonicalIDs[id] == UInt32(truncatingIfNeeded: id) {
+        var start = 0
+        if self.keptCount > 0, self.keptCount <= end {
+            if let keptClasses = self.keptClasses {
+                self.canonical = keptClasses
+            } else {
+                self.addCanonicalClasses(0..<self.keptCount)
+                self.keptClasses = self.canonical
+            }
+            start = self.keptCount
+        }
+        self.addCanonicalClasses(start..<end)
+    }
+
+    private mutating func addCanonicalClasses(_ ids: Range<Int>) {
+        for id in ids where self.canonicalIDs[id] == UInt32(truncatingIfNeeded: id) {
             self.canonical[self.strings[id]] = UInt32(truncatingIfNeeded: id)
         }
     }
