@@ -267,7 +267,10 @@ import Testing
             (object(many) { .int($0) }, true),
             // Past the limit: only the fixed strings stay, and no cached key may survive.
             (object(others) { .string("\u{212A}\($0 % 3)") }, false),
-            (.array([object(first) { .int($0) }, .nested([(key: "K", value: object(many.suffix(3)) { .int($0) })])]), true),
+            (
+                .array([object(first) { .int($0) }, .nested([(key: "K", value: object(many.suffix(3)) { .int($0) })])]),
+                true
+            ),
             (.array([object(first) { .string(first[$0]) }, .shared(Box(.string("K")))]), true),
         ]
         for (round, (value, keeps)) in rounds.enumerated() {
