@@ -260,25 +260,46 @@ import Testing
         let first = ["name", "K", "$class", "a", "é"]
         let many = (0..<700).map { "key \($0)" }
         let others = (0..<700).map { "other \($0)" }
-        let rounds: [(value: Shape, keeps: Bool)] = [
+        let chained = [Chained("K"), Chained("Sub")]
+        let rounds: [(value: any Encodable, keeps: Bool)] = [
             (object(first) { .string(["\u{212A}", "name", "x", "e\u{301}", "K"][$0]) }, true),
-            // Values equal to kept keys and class names, canonically equal ones, a class named "K".
-            (.array([object(first.reversed()) { _ in .string("K") }, .shared(Box(.string("\u{212A}")))]), true),
+            // Values equal to kept keys and class names, canonically equal ones, a class named "K",
+            // a class chain.
+            (
+                WithChained(
+                    shape: .array([object(first.reversed()) { _ in .string("K") }, .shared(Box(.string("\u{212A}")))]),
+                    chained: chained
+                ), true
+            ),
             (object(many) { .int($0) }, true),
             // Past the limit: only the fixed strings stay, and no cached key may survive.
             (object(others) { .string("\u{212A}\($0 % 3)") }, false),
             (
-                .array([object(first) { .int($0) }, .nested([(key: "K", value: object(many.suffix(3)) { .int($0) })])]),
-                true
+                Shape.array([
+                    object(first) { .int($0) }, .nested([(key: "K", value: object(many.suffix(3)) { .int($0) })]),
+                ]), true
             ),
-            (.array([object(first) { .string(first[$0]) }, .shared(Box(.string("K")))]), true),
+            (
+                WithChained(
+                    shape: .array([object(first) { .string(first[$0]) }, .shared(Box(.string("K")))]),
+                    chained: chained
+                ), true
+            ),
+            (WithChained(shape: .string("Base"), chained: chained.reversed()), true),
+            // A key first met as a value is not kept: its cached key must go with the archive.
+            (Shape.array([.string("late"), object(["late"]) { _ in .int(1) }]), true),
+            (Shape.array([.string("early"), object(["late", "early"]) { _ in .string("value") }]), true),
         ]
         for (round, (value, keeps)) in rounds.enumerated() {
             let session = ArchiveEncodingSession.make(options: encoder.options, from: pool)
             let uid = try session.encodeObject(value)
             let bytes = try session.finishBinary(top: [(key: "root", value: .uid(uid.rawValue))])
             session.recycle(into: pool)
-            let expected = Data(BinaryPropertyListWriter().write(try encoder.encodeArchive(value).propertyList))
+            // A new session, through the tree writer, knows nothing of earlier archives.
+            let fresh = ArchiveEncodingSession(options: encoder.options)
+            let freshUID = try fresh.encodeObject(value)
+            let archive = try fresh.finish(top: [(key: "root", value: .uid(freshUID.rawValue))])
+            let expected = Data(BinaryPropertyListWriter().write(archive.propertyList))
             #expect(bytes == expected, "round \(round)")
             #expect((session.table.keptStringCount > fixedCount) == keeps, "round \(round)")
             #expect(pool.take() === session)
@@ -472,4 +493,19 @@ import Testing
         try Self.expectSameBytes(Shape.null)
         try Self.expectSameBytes(Shape.object([]))
     }
+}
+
+/// A class with a class chain of its own, for archives that hold its dictionary.
+private final class Chained: Encodable, ArchivedClassNaming {
+    static var archivedClassName: String { "Sub" }
+    static var archivedClassChain: [String] { ["Sub", "Base", "NSObject"] }
+    let name: String
+
+    init(_ name: String) { self.name = name }
+}
+
+/// A value of random shape beside instances of ``Chained``.
+private struct WithChained: Encodable {
+    fileprivate var shape: EncoderOutputTests.Shape
+    var chained: [Chained]
 }

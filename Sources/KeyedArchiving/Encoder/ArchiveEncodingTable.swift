@@ -64,6 +64,18 @@ internal struct ArchiveEncodingTable {
     private(set) var keptStringCount = FixedKey.allCases.count
     /// The class names this archive added to the pool, to keep for the next archives.
     private var classNamesToKeep: [String] = []
+    /// The string values of each numbered class's names, once they are all kept strings (whose
+    /// ids stand from archive to archive), so that its dictionary is built without looking them up.
+    private var classTemplates: [ClassTemplate?] = []
+    /// The numbers of `NSDate`, `NSUUID` and `NSURL`, once found, kept when the table is emptied.
+    private var foundationClassNumbers: [Int?] = [nil, nil, nil]
+
+    /// A class dictionary's string values: its name, its class chain and its hints.
+    private struct ClassTemplate {
+        var name: Value
+        var chain: [Value]
+        var hints: [Value]?
+    }
 
     /// The most strings the pool keeps from one archive to the next: an archive's keys and class
     /// names are few, but keys written by `encode(to:)` can be data (unknown fields, say).
@@ -127,7 +139,10 @@ internal struct ArchiveEncodingTable {
     mutating func removeAll(keepingKeys keys: [String]) -> [Key]? {
         var kept = self.keptStringCount
         let keepsMore = kept + keys.count + self.classNamesToKeep.count <= Self.keptStringLimit
-        if !keepsMore { kept = FixedKey.allCases.count }
+        if !keepsMore {
+            kept = FixedKey.allCases.count
+            self.classTemplates.removeAll()
+        }
         self.builder.removeAll(keepingStrings: kept)
         self.objects.removeAll(keepingCapacity: true)
         self.stringLeaves.removeAll(keepingCapacity: true)
@@ -492,22 +507,50 @@ internal struct ArchiveEncodingTable {
     mutating func classReference(_ archivedClass: ArchivedClass, number: Int) -> UID {
         let existing = self.classUIDs[number]
         if existing != 0 { return UID(UInt64(existing)) }
+        let template = self.classTemplate(archivedClass, number: number)
         let uid = UID(UInt64(self.objects.count))
-        var names: [Value] = []
-        for name in archivedClass.classes { names.append(self.className(name)) }
-        var keys = [self.key(.className), self.key(.classes)]
-        var values = [self.className(archivedClass.name), self.builder.array(names)]
-        if let hints = archivedClass.hints {
-            var hintValues: [Value] = []
-            for hint in hints { hintValues.append(self.className(hint)) }
-            keys.append(self.key(.classHints))
-            values.append(self.builder.array(hintValues))
-        }
+        let chain = self.builder.array(template.chain)
+        let hints = template.hints.map { self.builder.array($0) }
         self.objects.append(.uid(0))
-        self.fill(uid, keys: keys, values: values)
+        let start = self.builder.items.count
+        self.builder.items.append(.string(id: UInt32(FixedKey.className.rawValue)))
+        self.builder.items.append(.string(id: UInt32(FixedKey.classes.rawValue)))
+        if hints != nil { self.builder.items.append(.string(id: UInt32(FixedKey.classHints.rawValue))) }
+        self.builder.items.append(template.name)
+        self.builder.items.append(chain)
+        if let hints { self.builder.items.append(hints) }
+        let count: UInt32 = hints == nil ? 2 : 3
+        self.objects[Int(uid.rawValue)] = Value(kind: .dictionary, payload: UInt64(start), count: count)
         self.classUIDs[number] = UInt32(truncatingIfNeeded: uid.rawValue)
         self.numberedClassesUsed.append(number)
         return uid
+    }
+
+    /// The string values of a class dictionary, from ``classTemplates`` once its strings are kept.
+    private mutating func classTemplate(_ archivedClass: ArchivedClass, number: Int) -> ClassTemplate {
+        if number < self.classTemplates.count, let template = self.classTemplates[number] { return template }
+        let name = self.className(archivedClass.name)
+        var chain: [Value] = []
+        for name in archivedClass.classes { chain.append(self.className(name)) }
+        var hints: [Value]?
+        if let names = archivedClass.hints {
+            var values: [Value] = []
+            for hint in names { values.append(self.className(hint)) }
+            hints = values
+        }
+        let template = ClassTemplate(name: name, chain: chain, hints: hints)
+        let kept = UInt64(self.keptStringCount)
+        if name.payload < kept, chain.allSatisfy({ $0.payload < kept }),
+            hints?.allSatisfy({ $0.payload < kept }) != false
+        {
+            if number >= self.classTemplates.count {
+                self.classTemplates.append(
+                    contentsOf: repeatElement(nil, count: number + 1 - self.classTemplates.count)
+                )
+            }
+            self.classTemplates[number] = template
+        }
+        return template
     }
 
     /// The string value of a class name, noted to be kept for the next archives if it is new.
@@ -535,7 +578,10 @@ internal struct ArchiveEncodingTable {
     /// The UID of a Foundation class dictionary, adding it on first use.
     mutating func classReference(_ foundationClass: FoundationClass) -> UID {
         if let uid = self.foundationClassUIDs[foundationClass.rawValue] { return uid }
-        let uid = self.classReference(foundationClass.archivedClass)
+        let number =
+            self.foundationClassNumbers[foundationClass.rawValue] ?? self.classNumber(foundationClass.archivedClass)
+        self.foundationClassNumbers[foundationClass.rawValue] = number
+        let uid = self.classReference(foundationClass.archivedClass, number: number)
         self.foundationClassUIDs[foundationClass.rawValue] = uid
         return uid
     }
