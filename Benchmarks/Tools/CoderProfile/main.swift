@@ -107,6 +107,18 @@ struct Workload {
                 }
                 return total
             }
+        case "floor-decode":
+            let tapes = values.map { value -> [FloorToken] in
+                let encoder = FloorEncoder()
+                try! encoder.encode(value)
+                return encoder.tape
+            }
+            guard try! tapes.map({ try FloorDecoder(tape: $0).decode(Value.self) }) == values else { return nil }
+            self.body = {
+                var total = 0
+                for tape in tapes { total &+= try FloorDecoder(tape: tape).decode(Value.self) == values[0] ? 1 : 0 }
+                return total
+            }
         default:
             return nil
         }

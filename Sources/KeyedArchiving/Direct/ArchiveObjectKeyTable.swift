@@ -64,6 +64,12 @@ internal final class ArchiveObjectKeyTable {
             }
         }
         if position < Self.positionLimit {
+            if self.seenKeyObjects.isEmpty {
+                // Room for every key and `$class` at once: one allocation per list and session.
+                let capacity = min(self.storedKeys.count + 1, Self.positionLimit)
+                self.seenKeyObjects.reserveCapacity(capacity)
+                self.seenKeys.reserveCapacity(capacity)
+            }
             while self.seenKeyObjects.count <= position {
                 self.seenKeyObjects.append(-1)
                 self.seenKeys.append(-1)
