@@ -203,7 +203,12 @@ extension ArchivableType {
         for (index, property) in coded.enumerated() {
             let key = ".\(self.keyNames.entryCaseNames[index][0])"
             switch property.rule {
-            case .required, .defaulted:
+            case .required:
+                // Through a helper whose overloads see an optional however it is spelled.
+                lines.append(
+                    "try KeyedArchiving.ArchiveEvolution.encode(self.\(property.name), to: &container, forKey: \(key))"
+                )
+            case .defaulted:
                 lines.append("try container.encode(self.\(property.name), forKey: \(key))")
             case .optional:
                 lines.append("try container.encodeIfPresent(self.\(property.name), forKey: \(key))")

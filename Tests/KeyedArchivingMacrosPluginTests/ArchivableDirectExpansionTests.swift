@@ -86,10 +86,10 @@ import Testing
                     public func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try container.encode(self.title, forKey: .title)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.title, to: &container, forKey: .title)
                         try container.encodeIfPresent(self.subtitle, forKey: .subtitle)
                         try container.encode(self.tags, forKey: .tags)
-                        try container.encode(self.color, forKey: .color)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.color, to: &container, forKey: .color)
                         try KeyedArchiving.ArchiveEvolution.encodeOptional(self.accent, to: &container, forKey: .accent)
                         try container.encode(self.priority, forKey: .priority)
                         try self.unknownFields.encode(to: encoder)
@@ -214,8 +214,8 @@ import Testing
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try container.encode(self.name, forKey: .name)
-                        try container.encode(self.id, forKey: .id)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.id, to: &container, forKey: .id)
                         try container.encode(self.count, forKey: .count)
                     }
                 }
@@ -309,7 +309,7 @@ import Testing
 
                     public func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.items, forKey: .items)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.items, to: &container, forKey: .items)
                         try container.encodeIfPresent(self.next, forKey: .next)
                     }
                 }
@@ -345,7 +345,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.value, forKey: .value)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.value, to: &container, forKey: .value)
                     }
                 }
 

@@ -45,7 +45,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.name, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
                     }
                 }
 
@@ -355,7 +355,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.name, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
                         try container.encode(self.color, forKey: .color)
                         try self.unknownFields.encode(to: encoder)
                     }
@@ -417,7 +417,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.color, forKey: .color)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.color, to: &container, forKey: .color)
                         try container.encode(self.color_1, forKey: .color_1)
                         try container.encode(self.`default`, forKey: .`default`)
                     }
@@ -511,7 +511,7 @@ import Testing
                     package func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try container.encode(self.name, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
                     }
                 }
 
@@ -566,7 +566,7 @@ import Testing
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try container.encode(self.name, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
                     }
                 }
 
@@ -612,7 +612,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.name, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
                     }
                 }
 
@@ -724,7 +724,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.name, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
                     }
                 }
 
@@ -786,8 +786,8 @@ import Testing
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try container.encode(self.name, forKey: .name)
-                        try container.encode(self.id, forKey: .id)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.id, to: &container, forKey: .id)
                     }
                 }
 
@@ -841,7 +841,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.items, forKey: .items)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.items, to: &container, forKey: .items)
                         try container.encodeIfPresent(self.next, forKey: .next)
                     }
                 }
@@ -890,7 +890,7 @@ import Testing
 
                     func encode(to encoder: any Swift.Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.value, forKey: .value)
+                        try KeyedArchiving.ArchiveEvolution.encode(self.value, to: &container, forKey: .value)
                     }
                 }
 

@@ -44,7 +44,7 @@ extension ArchiveObjectReader {
 
     /// Reads a property that reads its own object and has an initial value: leaves `value` as it is
     /// when the key is absent or holds `nil`, as
-    /// ``ArchiveEvolution/decodeIfPresent(into:from:forKey:)`` does.
+    /// ``ArchiveEvolution/decodeIfPresent(into:from:forKey:)-(T,_,_)`` does.
     /// - Parameters:
     ///   - value: The property.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.

@@ -234,6 +234,9 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
         let reference = self.reference(at: index)
+        // An optional spelled so that the macro could not see it (a `typealias`): `nil` when absent,
+        // as `ArchiveEvolution.decode(from:forKey:)` reads it.
+        if reference < 0, let none = ArchiveEvolution.absentValue(of: type) { return none }
         if reference >= 0, _ArchiveDecoder.isScalar(type),
             let object = self.withCoder({ $0.quickInlineScalar(at: reference) })
         {
@@ -426,7 +429,7 @@ public struct ArchiveObjectReader: ~Copyable {
     }
 
     /// Reads an optional property that has an initial value: leaves `value` as it is when the key
-    /// is absent or holds `nil`, as ``ArchiveEvolution/decodeIfPresent(into:from:forKey:)`` does.
+    /// is absent or holds `nil`, as ``ArchiveEvolution/decodeIfPresent(into:from:forKey:)-(T,_,_)`` does.
     /// - Parameters:
     ///   - value: The property.
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
@@ -440,6 +443,18 @@ public struct ArchiveObjectReader: ~Copyable {
             return
         }
         if let decoded = try self.decodeIfPresent(T.self, at: index) { value = decoded }
+    }
+
+    /// Reads an optional property that has an initial value, spelled so that the macro cannot see
+    /// it is optional (through a `typealias`, say): as `decodeOptional(into:at:)` reads it, which
+    /// the compiler picks for it here.
+    /// - Parameters:
+    ///   - value: The property.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    @inlinable
+    public func decodeIfPresent<T: Decodable>(into value: inout T?, at index: Int) throws {
+        try self.decodeOptional(into: &value, at: index)
     }
 
     /// Reads an optional property whose initial value is not `nil`: leaves `value` as it is when

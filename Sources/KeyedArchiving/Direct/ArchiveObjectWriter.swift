@@ -226,6 +226,18 @@ public struct ArchiveObjectWriter: ~Copyable {
         if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
     }
 
+    /// Writes an optional spelled so that the macro cannot see it is optional (through a
+    /// `typealias`, say): as `encodeIfPresent(_:at:)` writes it, which the compiler picks
+    /// here for any optional, so that both paths store its value inline.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: What `encode(_:at:)` throws for the value.
+    @inlinable
+    public mutating func encode<T: Encodable>(_ value: T?, at index: Int) throws {
+        try self.encodeIfPresent(value, at: index)
+    }
+
     /// Writes a value that writes its own object, or UID 0 for `nil`, as
     /// `encodeIfPresent(_:forKey:)` does.
     /// - Parameters:

@@ -29,14 +29,53 @@ public enum ArchiveEvolution {
     /// Decodes the value under `key` as the type the result is assigned to.
     ///
     /// `container.decode(T.self, forKey: key)`, with `T` inferred: generated code does not spell
-    /// property types, which an extension of a nested type could not always resolve.
+    /// property types, which an extension of a nested type could not always resolve. When `T` is
+    /// an optional spelled another way (through a `typealias`, say), an absent key gives `nil`, as
+    /// synthesized `Codable` (which sees the type) reads it with `decodeIfPresent`.
     /// - Throws: `DecodingError` when the key is absent or its value does not decode as `T`.
     @inlinable
     public static func decode<T: Decodable, Key: CodingKey>(
         from container: KeyedDecodingContainer<Key>,
         forKey key: Key
     ) throws -> T {
-        try Self.decodeValue(T.self, from: container, forKey: key)
+        do {
+            return try Self.decodeValue(T.self, from: container, forKey: key)
+        } catch DecodingError.keyNotFound(let missing, let context) {
+            // Only on the failure path, so that no other decode pays for the check.
+            guard let none = Self.absentValue(of: T.self) else {
+                throw DecodingError.keyNotFound(missing, context)
+            }
+            return none
+        }
+    }
+
+    /// Encodes a property that has no initial value, as synthesized `Codable` does: with
+    /// `encode(_:forKey:)`.
+    @inlinable
+    public static func encode<T: Encodable, Key: CodingKey>(
+        _ value: T,
+        to container: inout KeyedEncodingContainer<Key>,
+        forKey key: Key
+    ) throws {
+        try container.encode(value, forKey: key)
+    }
+
+    /// Encodes an optional property that has no initial value, as synthesized `Codable` does:
+    /// with `encodeIfPresent(_:forKey:)`. The compiler picks it for an optional spelled any way
+    /// (through a `typealias`, say), which the macro cannot tell from its spelling.
+    @inlinable
+    public static func encode<T: Encodable, Key: CodingKey>(
+        _ value: T?,
+        to container: inout KeyedEncodingContainer<Key>,
+        forKey key: Key
+    ) throws {
+        try container.encodeIfPresent(value, forKey: key)
+    }
+
+    /// `nil` as a `T` when `T` is an optional, else `nil` (no value).
+    @inlinable
+    internal static func absentValue<T>(of type: T.Type) -> T? {
+        (T.self as? any _ArchiveOptional.Type)?.archiveNone as? T
     }
 
     /// Decodes the value under `key` as the type the result is assigned to, or `nil` when the key
@@ -60,6 +99,19 @@ public enum ArchiveEvolution {
         forKey key: Key
     ) throws {
         if let decoded = try Self.decodeValueIfPresent(T.self, from: container, forKey: key) { value = decoded }
+    }
+
+    /// Decodes an optional property that has an initial value, spelled so that the macro cannot
+    /// see it is optional (through a `typealias`, say): as ``decodeOptional(into:from:forKey:)``,
+    /// which the compiler picks for it here.
+    /// - Throws: `DecodingError` when the stored value does not decode as `T`.
+    @inlinable
+    public static func decodeIfPresent<T: Decodable, Key: CodingKey>(
+        into value: inout T?,
+        from container: KeyedDecodingContainer<Key>,
+        forKey key: Key
+    ) throws {
+        try Self.decodeOptional(into: &value, from: container, forKey: key)
     }
 
     /// Decodes an optional property whose initial value is not `nil`: leaves `value` as it is when
@@ -374,4 +426,17 @@ internal struct ArchiveEvolutionKey: CodingKey {
     init(stringValue: String) { self.stringValue = stringValue }
 
     init?(intValue: Int) { nil }
+}
+
+/// `Optional`, whatever its wrapped type: what lets generic code find `nil` for a type parameter
+/// that is an optional.
+@usableFromInline
+internal protocol _ArchiveOptional {
+    /// `nil`.
+    static var archiveNone: Self { get }
+}
+
+extension Optional: _ArchiveOptional {
+    @usableFromInline
+    static var archiveNone: Self { nil }
 }
