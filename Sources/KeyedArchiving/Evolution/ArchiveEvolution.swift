@@ -38,8 +38,10 @@ public enum ArchiveEvolution {
         from container: KeyedDecodingContainer<Key>,
         forKey key: Key
     ) throws -> T {
+        // A standard scalar is never an optional: only other types pay for the check below.
+        if Self.isStandardScalar(T.self) { return try Self.decodeValue(T.self, from: container, forKey: key) }
         do {
-            return try Self.decodeValue(T.self, from: container, forKey: key)
+            return try container.decode(T.self, forKey: key)
         } catch DecodingError.keyNotFound(let missing, let context) {
             // Only on the failure path, so that no other decode pays for the check.
             guard let none = Self.absentValue(of: T.self) else {
@@ -50,13 +52,28 @@ public enum ArchiveEvolution {
     }
 
     /// Encodes a property that has no initial value, as synthesized `Codable` does: with
-    /// `encode(_:forKey:)`.
+    /// `encode(_:forKey:)`, through the container's own overload when `T` is a standard scalar (as
+    /// a call that spells the type reaches it; once specialized, the checks fold away).
     @inlinable
     public static func encode<T: Encodable, Key: CodingKey>(
         _ value: T,
         to container: inout KeyedEncodingContainer<Key>,
         forKey key: Key
     ) throws {
+        if T.self == String.self, let value = value as? String { return try container.encode(value, forKey: key) }
+        if T.self == Double.self, let value = value as? Double { return try container.encode(value, forKey: key) }
+        if T.self == Int.self, let value = value as? Int { return try container.encode(value, forKey: key) }
+        if T.self == Bool.self, let value = value as? Bool { return try container.encode(value, forKey: key) }
+        if T.self == Float.self, let value = value as? Float { return try container.encode(value, forKey: key) }
+        if T.self == Int64.self, let value = value as? Int64 { return try container.encode(value, forKey: key) }
+        if T.self == Int32.self, let value = value as? Int32 { return try container.encode(value, forKey: key) }
+        if T.self == Int16.self, let value = value as? Int16 { return try container.encode(value, forKey: key) }
+        if T.self == Int8.self, let value = value as? Int8 { return try container.encode(value, forKey: key) }
+        if T.self == UInt.self, let value = value as? UInt { return try container.encode(value, forKey: key) }
+        if T.self == UInt64.self, let value = value as? UInt64 { return try container.encode(value, forKey: key) }
+        if T.self == UInt32.self, let value = value as? UInt32 { return try container.encode(value, forKey: key) }
+        if T.self == UInt16.self, let value = value as? UInt16 { return try container.encode(value, forKey: key) }
+        if T.self == UInt8.self, let value = value as? UInt8 { return try container.encode(value, forKey: key) }
         try container.encode(value, forKey: key)
     }
 
@@ -70,6 +87,17 @@ public enum ArchiveEvolution {
         forKey key: Key
     ) throws {
         try container.encodeIfPresent(value, forKey: key)
+    }
+
+    /// Whether `T` is one of the standard scalars ``decodeValue(_:from:forKey:)`` reads through the
+    /// container's own overloads; once specialized, the checks fold away.
+    @inlinable
+    @inline(__always)
+    internal static func isStandardScalar<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Double.self || T.self == Int.self || T.self == Bool.self
+            || T.self == Float.self || T.self == Int64.self || T.self == Int32.self || T.self == Int16.self
+            || T.self == Int8.self || T.self == UInt.self || T.self == UInt64.self || T.self == UInt32.self
+            || T.self == UInt16.self || T.self == UInt8.self
     }
 
     /// `nil` as a `T` when `T` is an optional, else `nil` (no value).
