@@ -44,9 +44,10 @@ internal final class ArchiveDecodingSession {
     let limits: PropertyListLimits
     /// Whether ``ArchiveObjectDecodable`` conformances read their objects.
     let usesObjectDecoders: Bool
+
     /// The keys of the types that read their objects themselves, as ``DecodedTypeInfo/keyTable``
     /// numbers them.
-    @exclusivity(unchecked) private(set) var keyTables: [ArchiveObjectKeyTable] = []
+    @exclusivity(unchecked) private(set) var keyTables: [ArchiveObjectKeyTable]
 
     // The caches below are touched for every object; `@exclusivity(unchecked)` drops the dynamic
     // exclusivity checks, which cost more than the work. No access to them overlaps another.
@@ -54,25 +55,30 @@ internal final class ArchiveDecodingSession {
     /// Class descriptions by the UID of their class dictionary; the first few in a list, as
     /// archives use few classes and a short scan beats hashing; their kinds beside them, so that
     /// asking for a kind hands out no reference.
-    @exclusivity(unchecked) private var recentClassUIDs: [UInt64] = []
-    @exclusivity(unchecked) private var recentClassKinds: [DecodedClassInfo.Kind] = []
-    @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo] = []
+    @exclusivity(unchecked) private var recentClassUIDs: [UInt64]
+    @exclusivity(unchecked) private var recentClassKinds: [DecodedClassInfo.Kind]
+    @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo]
     /// The keys ``value(forKey:in:)`` was asked for lately, by the address of their text, and the
     /// key object each last matched.
-    @exclusivity(unchecked) private var recentFieldKeys: [(name: UInt, keyObject: Int)] = []
+    @exclusivity(unchecked) private var recentFieldKeys: [(name: UInt, keyObject: Int)]
     /// The object index of the last `$class` key string found, or -1.
     @exclusivity(unchecked) private var classKeyObject = -1
     /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
     @exclusivity(unchecked) private var lastClassObject = -1
     @exclusivity(unchecked) private var lastClassUID = UID(0)
+    /// Class descriptions beyond the first few, which ``recentClasses`` lists.
     @exclusivity(unchecked) private var moreClasses: [UInt64: DecodedClassInfo] = [:]
     /// What the decoder needs to know about each type it met, in the same arrangement.
-    @exclusivity(unchecked) private var recentTypes: [ObjectIdentifier] = []
-    @exclusivity(unchecked) private var recentTypeInfos: [DecodedTypeInfo] = []
+    @exclusivity(unchecked) private var recentTypes: [ObjectIdentifier]
+    @exclusivity(unchecked) private var recentTypeInfos: [DecodedTypeInfo]
+    /// Type descriptions beyond the first few, which ``recentTypes`` lists.
     @exclusivity(unchecked) private var moreTypes: [ObjectIdentifier: DecodedTypeInfo] = [:]
+    /// Where the lists above (classes, field keys, types and their key tables, the objects being
+    /// decoded) come from and go back to: the last session's, emptied, for the next session.
+    private let scratch: ArchiveDecodingScratch
     /// For each object being decoded, its position among them (1 for the outermost), else 0;
-    /// indexed by UID, allocated on first use. The positions give the path of a cycle.
-    @exclusivity(unchecked) private var inProgress: [UInt32] = []
+    /// indexed by UID, filled on first use. The positions give the path of a cycle.
+    @exclusivity(unchecked) private var inProgress: [UInt32]
     /// How many objects are being decoded.
     @exclusivity(unchecked) private var activeCount: UInt32 = 0
     /// Class instances already decoded, by UID.
@@ -124,6 +130,33 @@ internal final class ArchiveDecodingSession {
         self.limits = options.limits
         self.usesObjectDecoders = options.directArchiving.usesConformances
         self.decodedSizeBudget = max(0, options.limits.decodedSizeAllowance)
+        // The lists move in (the scratch keeps none of them, so that each stays unshared) and
+        // back when the session ends.
+        let scratch = ArchiveDecodingScratch.take(usesObjectDecoders: self.usesObjectDecoders)
+        self.scratch = scratch
+        let lists = scratch.takeLists()
+        self.keyTables = lists.keyTables
+        self.recentClassUIDs = lists.recentClassUIDs
+        self.recentClassKinds = lists.recentClassKinds
+        self.recentClasses = lists.recentClasses
+        self.recentFieldKeys = lists.recentFieldKeys
+        self.recentTypes = lists.recentTypes
+        self.recentTypeInfos = lists.recentTypeInfos
+        self.inProgress = lists.inProgress
+    }
+
+    deinit {
+        // Swapped out rather than copied, so that the lists stay unshared and are emptied in place.
+        var lists = ArchiveDecodingScratch.Lists()
+        swap(&lists.keyTables, &self.keyTables)
+        swap(&lists.recentClassUIDs, &self.recentClassUIDs)
+        swap(&lists.recentClassKinds, &self.recentClassKinds)
+        swap(&lists.recentClasses, &self.recentClasses)
+        swap(&lists.recentFieldKeys, &self.recentFieldKeys)
+        swap(&lists.recentTypes, &self.recentTypes)
+        swap(&lists.recentTypeInfos, &self.recentTypeInfos)
+        swap(&lists.inProgress, &self.inProgress)
+        self.scratch.recycle(lists, keepingTypes: self.moreTypes.isEmpty)
     }
 
     /// Decodes the value of a `$top` entry: the object a UID refers to, or a scalar stored inline.
@@ -410,7 +443,7 @@ internal final class ArchiveDecodingSession {
     func begin(_ uid: UID) {
         guard let index = uid.index(below: self.objectCount) else { return }
         if self.inProgress.isEmpty {
-            self.inProgress = Array(repeating: 0, count: self.objectCount)
+            self.inProgress.append(contentsOf: repeatElement(0, count: self.objectCount))
         }
         // Nesting is bounded by the depth limit, far below `UInt32.max`.
         self.activeCount &+= 1

@@ -41,6 +41,13 @@ internal final class ArchiveObjectKeyTable {
     /// The number of keys.
     var count: Int { self.names.count }
 
+    /// Forgets which key objects sat where, for the next archive's objects, keeping the lists'
+    /// storage.
+    func forgetKeyObjects() {
+        self.seenKeyObjects.removeAll(keepingCapacity: true)
+        self.seenKeys.removeAll(keepingCapacity: true)
+    }
+
     /// The index of the key whose string is the key object at `position` of an object, or -1 if
     /// it is none of them (`$class`, an unknown key, or not a string).
     @inline(__always)

@@ -1,0 +1,98 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PropertyLists
+
+/// The lists a decoding session fills as it reads an archive, kept from one session to the next
+/// as ``ArchiveEncodingSessionPool`` keeps an encoding session: an archive of one small value
+/// would otherwise allocate and free each of them.
+///
+/// What belongs to one archive (classes by UID, key objects, objects being decoded, which key
+/// object is which key) is emptied when a session ends; what the decoder knows of types (and
+/// their key tables, emptied) stays, for sessions with the same ``usesObjectDecoders``.
+internal final class ArchiveDecodingScratch {
+    /// Whether the type descriptions were made for a session that uses direct conformances.
+    let usesObjectDecoders: Bool
+
+    /// The lists a session fills; it moves them in when it starts and back when it ends.
+    struct Lists {
+        /// The keys of the types that read their objects themselves.
+        var keyTables: [ArchiveObjectKeyTable] = []
+        /// Class descriptions by the UID of their class dictionary, with their kinds.
+        var recentClassUIDs: [UInt64] = []
+        var recentClassKinds: [DecodedClassInfo.Kind] = []
+        var recentClasses: [DecodedClassInfo] = []
+        /// Keys by the address of their text, and the key object each last matched.
+        var recentFieldKeys: [(name: UInt, keyObject: Int)] = []
+        /// What the decoder needs to know about each type it met.
+        var recentTypes: [ObjectIdentifier] = []
+        var recentTypeInfos: [DecodedTypeInfo] = []
+        /// For each object being decoded, its position among them, else 0; by UID.
+        var inProgress: [UInt32] = []
+    }
+
+    /// What the last session left, emptied of its archive.
+    private var lists = Lists()
+
+    private init(usesObjectDecoders: Bool) {
+        self.usesObjectDecoders = usesObjectDecoders
+    }
+
+    /// The lists, leaving empty ones in their place, so that the caller's are unshared.
+    func takeLists() -> Lists {
+        var lists = Lists()
+        swap(&lists, &self.lists)
+        return lists
+    }
+
+    /// The scratch the last session left, if it was made for the same kind of session, else a new one.
+    static func take(usesObjectDecoders: Bool) -> ArchiveDecodingScratch {
+        let kept = Self.kept.withLock { state -> ArchiveDecodingScratch? in
+            defer { state.scratch = nil }
+            return state.scratch
+        }
+        if let kept, kept.usesObjectDecoders == usesObjectDecoders { return kept }
+        return ArchiveDecodingScratch(usesObjectDecoders: usesObjectDecoders)
+    }
+
+    /// Empties what belongs to the archive just read from a session's `lists` and keeps them for
+    /// the next session, unless its list of objects is larger than a small archive needs (a large
+    /// archive's memory is given back).
+    /// - Parameters:
+    ///   - lists: The session's lists.
+    ///   - keepingTypes: Whether the session's types all fit in ``recentTypes`` (so that
+    ///   the key tables are those of the kept types alone).
+    func recycle(_ lists: consuming Lists, keepingTypes: Bool) {
+        guard lists.inProgress.capacity <= Self.keptObjectLimit else { return }
+        lists.recentClassUIDs.removeAll(keepingCapacity: true)
+        lists.recentClassKinds.removeAll(keepingCapacity: true)
+        lists.recentClasses.removeAll(keepingCapacity: true)
+        lists.recentFieldKeys.removeAll(keepingCapacity: true)
+        lists.inProgress.removeAll(keepingCapacity: true)
+        if keepingTypes {
+            for table in lists.keyTables { table.forgetKeyObjects() }
+        } else {
+            lists.recentTypes.removeAll(keepingCapacity: true)
+            lists.recentTypeInfos.removeAll(keepingCapacity: true)
+            lists.keyTables.removeAll(keepingCapacity: true)
+        }
+        self.lists = lists
+        Self.kept.withLock { $0.scratch = self }
+    }
+
+    /// The most objects an archive may have for its scratch to be kept.
+    private static var keptObjectLimit: Int { 4_096 }
+
+    private static let kept = Locked<State>(State())
+
+    private struct State: @unchecked Sendable {
+        var scratch: ArchiveDecodingScratch?
+    }
+}
