@@ -45,6 +45,30 @@ private struct FilePrivateRecord: Equatable {
     var name: String
 }
 
+/// A namespace for a `fileprivate` type (a file-scoped one is written `private`).
+enum AccessLevelModels {
+    @Archivable
+    fileprivate struct Nested: Equatable {
+        var name: String
+        fileprivate var count = 1
+    }
+}
+
+/// A type available from given OS versions (the package's own minimums, so that it builds
+/// everywhere), and one that is deprecated: their conformances carry the same availability.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1, *)
+@Archivable
+struct AvailableRecord: Equatable {
+    var name: String
+    var count = 1
+}
+
+@available(*, deprecated, message: "a deprecated model still archives without warnings")
+@Archivable
+struct DeprecatedRecord: Equatable {
+    var name: String
+}
+
 @Archivable(version: 2)
 public final class PublicBox {
     public var value: Int
@@ -80,5 +104,13 @@ package enum PackageLevel: Int {
         #expect(try Self.roundTrip(PublicBox(value: 3)).value == 3)
         #expect(try Self.roundTrip([PublicSignal.on(level: 2), .off]) == [.on(level: 2), .off])
         #expect(try Self.roundTrip([PackageLevel.high]) == [.high])
+        #expect(try Self.roundTrip(AvailableRecord(name: "e", count: 4)) == AvailableRecord(name: "e", count: 4))
+        let nested = AccessLevelModels.Nested(name: "g", count: 5)
+        #expect(try Self.roundTrip(nested) == nested)
+    }
+
+    @available(*, deprecated)
+    @Test func aDeprecatedTypeRoundTrips() throws {
+        #expect(try Self.roundTrip(DeprecatedRecord(name: "f")) == DeprecatedRecord(name: "f"))
     }
 }
