@@ -153,6 +153,14 @@ final class TrackBox {
 @Archivable
 struct Nothing: Equatable {}
 
+/// A type that also declares `Codable` itself: the conformance is its own, the members
+/// `@Archivable`'s, with its rules.
+@Archivable
+struct AlsoCodable: Codable, Equatable {
+    var name: String
+    var count = 1
+}
+
 @Suite struct ArchivableCompileTests {
     /// Encodes with sorted keys, as text.
     func json(_ value: some Encodable) throws -> String {
@@ -197,6 +205,14 @@ struct Nothing: Equatable {}
         #expect(throws: DecodingError.self) { try self.decode(CompilePoint.self, #"{"label":"a"}"#) }
         #expect(try self.json(Nothing()) == "{}")
         #expect(try self.decode(Nothing.self, "{}") == Nothing())
+    }
+
+    @Test func aTypeThatAlsoDeclaresCodableFollowsTheRules() throws {
+        #expect(try self.json(AlsoCodable(name: "a", count: 2)) == #"{"count":2,"name":"a"}"#)
+        // An absent key keeps the initial value, which synthesized `Codable` would not allow.
+        #expect(try self.decode(AlsoCodable.self, #"{"name":"a"}"#) == AlsoCodable(name: "a", count: 1))
+        let archive = try KeyedArchiveEncoder().encode(AlsoCodable(name: "b", count: 3))
+        #expect(try KeyedArchiveDecoder().decode(AlsoCodable.self, from: archive) == AlsoCodable(name: "b", count: 3))
     }
 
     @Test func classesRoundTrip() throws {
