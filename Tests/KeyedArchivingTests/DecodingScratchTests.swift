@@ -41,4 +41,29 @@ import Testing
             #expect(throws: DecodingError.self) { try decoder.decode(Dog.self, from: cat) }
         }
     }
+
+    /// Sessions on several threads at once each take a scratch of their own and leave it for the
+    /// next (a few are kept): every value still decodes as itself.
+    @Test func sessionsOnSeveralThreadsKeepTheirOwnLists() throws {
+        let cat = try KeyedArchiveEncoder().encode(Cat(name: "Tom"))
+        let dog = try KeyedArchiveEncoder().encode(Dog(name: "Rex"))
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            let decoder = KeyedArchiveDecoder()
+            for round in 0..<200 {
+                let ok: Bool
+                if (thread + round).isMultiple(of: 2) {
+                    ok =
+                        (try? decoder.decode(Cat.self, from: cat)) == Cat(name: "Tom")
+                        && (try? decoder.decode(Cat.self, from: dog)) == nil
+                } else {
+                    ok =
+                        (try? decoder.decode(Dog.self, from: dog)) == Dog(name: "Rex")
+                        && (try? decoder.decode(Dog.self, from: cat)) == nil
+                }
+                if !ok { failures.withLock { $0 += 1 } }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
 }

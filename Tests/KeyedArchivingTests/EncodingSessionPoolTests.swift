@@ -60,6 +60,36 @@ import Testing
         #expect(pool.take() == nil)
     }
 
+    @Test func smallSessionsKeptWhileOneIsKeptWaitAsSpares() {
+        let expiries = Expiries()
+        let pool = Self.pool(expiries)
+        // Sessions finishing on several threads at once: each is kept, up to the spare limit.
+        let sessions = (0...ArchiveEncodingSessionPool.spareLimit).map { _ in Self.session(capacity: 100) }
+        for session in sessions { session.recycle(into: pool) }
+        #expect(expiries.count == 0)
+        var taken: [ArchiveEncodingSession] = []
+        while let session = pool.take() { taken.append(session) }
+        #expect(taken.count == sessions.count)
+        #expect(Set(taken.map(ObjectIdentifier.init)) == Set(sessions.map(ObjectIdentifier.init)))
+        // One more than the spares hold takes the main place.
+        let more = (0...(ArchiveEncodingSessionPool.spareLimit + 1)).map { _ in Self.session(capacity: 100) }
+        for session in more { session.recycle(into: pool) }
+        var count = 0
+        while pool.take() != nil { count += 1 }
+        #expect(count == ArchiveEncodingSessionPool.spareLimit + 1)
+    }
+
+    @Test func aSessionLargerThanASpareTakesTheMainPlace() {
+        let pool = ArchiveEncodingSessionPool(keptCapacity: 100_000, largeCapacity: 1_000_000) { _ in }
+        let small = Self.session(capacity: 100)
+        small.recycle(into: pool)
+        // Kept indefinitely, but too large to wait beside another: it takes the main place.
+        let larger = Self.session(capacity: ArchiveEncodingSessionPool.spareCapacity * 2)
+        larger.recycle(into: pool)
+        #expect(pool.take() === larger)
+        #expect(pool.take() == nil)
+    }
+
     @Test func aLargeSessionIsKeptUntilItsExpiryRuns() {
         let expiries = Expiries()
         let pool = Self.pool(expiries)

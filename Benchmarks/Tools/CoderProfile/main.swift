@@ -35,6 +35,7 @@ enum Command {
     case run(coder: String, cats: Int, rounds: Int)
     case pairs(operation: String, cats: Int, rounds: Int)
     case scaling(operation: String, rounds: Int)
+    case threads(coder: String, cats: Int, rounds: Int, threads: Int)
 
     init?(_ arguments: [String]) {
         switch arguments.first {
@@ -44,6 +45,11 @@ enum Command {
         case "pairs" where arguments.count == 4:
             guard let cats = Int(arguments[2]), let rounds = Int(arguments[3]) else { return nil }
             self = .pairs(operation: arguments[1], cats: cats, rounds: rounds)
+        case "threads" where arguments.count == 5:
+            guard let cats = Int(arguments[2]), let rounds = Int(arguments[3]), let threads = Int(arguments[4]),
+                threads > 0
+            else { return nil }
+            self = .threads(coder: arguments[1], cats: cats, rounds: rounds, threads: threads)
         case "scaling" where arguments.count == 3:
             guard let rounds = Int(arguments[2]) else { return nil }
             self = .scaling(operation: arguments[1], rounds: rounds)
@@ -217,6 +223,7 @@ func main() throws {
             usage: coder-profile run <coder> <cats> <rounds>
                    coder-profile pairs <encode|decode> <cats> <rounds>
                    coder-profile scaling <encode|decode> <rounds>
+                   coder-profile threads <coder> <cats> <rounds> <threads>
             coders: direct-encode direct-decode codable-encode codable-decode floor-encode floor-decode,
                     each also with an app- prefix (the app-shaped model)
             """
@@ -235,6 +242,26 @@ func main() throws {
             print(times.map { milliseconds($0) }.joined(separator: ", "))
         }
         print("\(coder) \(cats) cats: median \(milliseconds(median(times))) of \(rounds)")
+    case .threads(let coder, let cats, let rounds, let threads):
+        // The same work on one thread, then split over `threads` at once (each its own copy of the
+        // values): with as many cores, the wall time should stay, as the pools keep a session for
+        // each thread.
+        guard let single = Workload(coder, cats: cats * threads) else {
+            print("unknown coder, or its output did not read back: \(coder)")
+            exit(2)
+        }
+        let parts = (0..<threads).compactMap { _ in Workload(coder, cats: cats) }
+        _ = try single.time()
+        let singleTimes = try (0..<rounds).map { _ in try single.time() }
+        let parallelTimes = (0..<(rounds + 1)).map { _ -> Double in
+            let start = DispatchTime.now().uptimeNanoseconds
+            DispatchQueue.concurrentPerform(iterations: threads) { index in blackHole((try? parts[index].body()) ?? 0) }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }.dropFirst()
+        print(
+            "\(coder) \(cats * threads) cats: one thread \(milliseconds(median(singleTimes))),",
+            "\(threads) threads \(milliseconds(median(Array(parallelTimes)))) (medians of \(rounds))"
+        )
     case .pairs(let operation, let cats, let rounds):
         guard let direct = Workload("direct-\(operation)", cats: cats),
             let floor = Workload("floor-\(operation)", cats: cats)

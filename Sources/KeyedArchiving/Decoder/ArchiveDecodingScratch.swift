@@ -52,12 +52,9 @@ internal final class ArchiveDecodingScratch {
         return lists
     }
 
-    /// The scratch the last session left, if it was made for the same kind of session, else a new one.
+    /// A scratch a finished session left, if it was made for the same kind of session, else a new one.
     static func take(usesObjectDecoders: Bool) -> ArchiveDecodingScratch {
-        let kept = Self.kept.withLock { state -> ArchiveDecodingScratch? in
-            defer { state.scratch = nil }
-            return state.scratch
-        }
+        let kept = Self.kept.withLock { $0.scratches.popLast() }
         if let kept, kept.usesObjectDecoders == usesObjectDecoders { return kept }
         return ArchiveDecodingScratch(usesObjectDecoders: usesObjectDecoders)
     }
@@ -84,7 +81,9 @@ internal final class ArchiveDecodingScratch {
             lists.keyTables.removeAll(keepingCapacity: true)
         }
         self.lists = lists
-        Self.kept.withLock { $0.scratch = self }
+        Self.kept.withLock { state in
+            if state.scratches.count < Self.keptLimit { state.scratches.append(self) }
+        }
     }
 
     /// The most objects an archive may have for its scratch to be kept.
@@ -92,7 +91,10 @@ internal final class ArchiveDecodingScratch {
 
     private static let kept = Locked<State>(State())
 
+    /// The most scratches kept: one for each of a few sessions on several threads at once.
+    private static var keptLimit: Int { 4 }
+
     private struct State: @unchecked Sendable {
-        var scratch: ArchiveDecodingScratch?
+        var scratches: [ArchiveDecodingScratch] = []
     }
 }

@@ -10,9 +10,11 @@
 
 import Dispatch
 
-/// Where a finished ``ArchiveEncodingSession`` waits, emptied, for the next archive: one session
-/// at a time, taken out whole under the lock, so only one thread uses it; concurrent encoders that
-/// find none make their own.
+/// Where a finished ``ArchiveEncodingSession`` waits, emptied, for the next archive, taken out
+/// whole under the lock, so only one thread uses it: one session of any kept size, and beside it a
+/// few small ones (up to ``spareCapacity`` values, ``spareLimit`` of them), so that encoders on
+/// several threads at once (a store's `async` saves) each find one. Encoders that find none make
+/// their own.
 ///
 /// A session keeps the storage of its tables and of the buffers it writes the file in, so the next
 /// archive of a like size takes no fresh memory, each page of which costs a page fault when first
@@ -38,8 +40,15 @@ final class ArchiveEncodingSessionPool: Sendable {
     private let expireLater: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let state = Locked<State>(State())
 
+    /// The most values any array of a spare session may have room for: sessions of small archives.
+    static var spareCapacity: Int { 1 << 12 }
+    /// The most spare sessions kept.
+    static var spareLimit: Int { 4 }
+
     private struct State: @unchecked Sendable {
         var session: ArchiveEncodingSession?
+        /// Small sessions kept while ``session`` was taken by another encoder.
+        var spares: [ArchiveEncodingSession] = []
         /// Counts the sessions kept, so that an expiry lets go only the session it was scheduled
         /// for, not one kept again since.
         var generation = 0
@@ -61,34 +70,44 @@ final class ArchiveEncodingSessionPool: Sendable {
         self.expireLater = expireLater
     }
 
-    /// The session kept, if any, leaving none.
+    /// A session kept, if any: the main one first, else a spare.
     func take() -> ArchiveEncodingSession? {
         self.state.withLock { state in
-            defer { state.session = nil }
-            return state.session
+            if let session = state.session {
+                state.session = nil
+                return session
+            }
+            return state.spares.popLast()
         }
     }
 
     /// Whether a session is kept, for tests.
     var isHoldingSession: Bool {
-        self.state.withLock { $0.session != nil }
+        self.state.withLock { $0.session != nil || !$0.spares.isEmpty }
     }
 
-    /// Keeps an emptied session for the next ``take()``, in place of the one kept, if any, or lets
-    /// it go if its arrays have room for more than ``largeCapacity`` values.
+    /// Keeps an emptied session for the next ``take()``: among the spares if it is small and
+    /// another session is kept, else in place of the one kept, if any; or lets it go if its arrays
+    /// have room for more than ``largeCapacity`` values.
     /// - Parameter capacity: The most values any of the session's arrays has room for.
     func keep(_ session: ArchiveEncodingSession, capacity: Int) {
         guard capacity <= self.largeCapacity else {
             session.close()
             return
         }
-        let (replaced, generation) = self.state.withLock { state in
-            defer {
-                state.session = session
-                state.generation &+= 1
+        // A small session joins the spares while the main place is taken, as long as there is room.
+        let isSmall = capacity <= Self.spareCapacity && capacity <= self.keptCapacity
+        let kept = self.state.withLock { state -> (replaced: ArchiveEncodingSession?, generation: Int)? in
+            if isSmall, state.session != nil, state.spares.count < Self.spareLimit {
+                state.spares.append(session)
+                return nil
             }
-            return (state.session, state.generation &+ 1)
+            let replaced = state.session
+            state.session = session
+            state.generation &+= 1
+            return (replaced, state.generation)
         }
+        guard let (replaced, generation) = kept else { return }
         replaced?.close()
         guard capacity > self.keptCapacity else { return }
         self.expireLater { [self] in
