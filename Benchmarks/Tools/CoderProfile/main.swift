@@ -172,6 +172,11 @@ struct Workload {
     }
 }
 
+/// Workloads for threads of their own, one each.
+struct SeparateWorkloads: @unchecked Sendable {
+    let parts: [Workload]
+}
+
 @inline(never)
 func blackHole(_ value: Int) {
     if value == -1 { print(value) }
@@ -250,12 +255,15 @@ func main() throws {
             print("unknown coder, or its output did not read back: \(coder)")
             exit(2)
         }
-        let parts = (0..<threads).compactMap { _ in Workload(coder, cats: cats) }
+        // Each thread runs its own workload (its own coder and values) and nothing else.
+        let parts = SeparateWorkloads(parts: (0..<threads).compactMap { _ in Workload(coder, cats: cats) })
         _ = try single.time()
         let singleTimes = try (0..<rounds).map { _ in try single.time() }
         let parallelTimes = (0..<(rounds + 1)).map { _ -> Double in
             let start = DispatchTime.now().uptimeNanoseconds
-            DispatchQueue.concurrentPerform(iterations: threads) { index in blackHole((try? parts[index].body()) ?? 0) }
+            DispatchQueue.concurrentPerform(iterations: threads) { index in
+                blackHole((try? parts.parts[index].body()) ?? 0)
+            }
             return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }.dropFirst()
         print(
