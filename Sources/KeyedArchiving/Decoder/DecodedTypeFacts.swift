@@ -34,9 +34,11 @@ internal final class DecodedTypeFacts: @unchecked Sendable {
     private init<T: Decodable>(_ type: T.Type) {
         self.hasArchiveForm = _ArchiveDecoder.hasArchiveForm(type)
         self.isClass = type is AnyObject.Type
-        self.collectionType = type as? any ArchiveDecodableCollection.Type
-        self.declaresClassNames = type is any ArchivedClassNaming.Type
+        // A type that reads its own object (`@Archivable`'s) is no collection: the question, a scan
+        // of every conformance the first time the runtime is asked it for a type, is spared.
         let objectDecoder = type as? any ArchiveObjectDecodable.Type
+        self.collectionType = objectDecoder == nil ? type as? any ArchiveDecodableCollection.Type : nil
+        self.declaresClassNames = type is any ArchivedClassNaming.Type
         self.objectDecoder = objectDecoder
         let names = objectDecoder?.archiveObjectKeys.names ?? []
         let stored = names.map { Array(KeyedArchive.escapedKey($0.description).utf8) }

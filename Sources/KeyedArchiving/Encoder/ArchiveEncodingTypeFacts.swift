@@ -38,8 +38,14 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
     let superclasses: [(identifier: ObjectIdentifier, defaultName: String)]
 
     private init<T: Encodable>(of value: T, type: Any.Type) {
+        // Asked first: a type that writes its own object (`@Archivable`'s) is no collection, so
+        // the three questions below, each a scan of every conformance the first time the runtime
+        // is asked it for a type, are spared where an app's launch meets most of its types.
+        let directType = type as? any ArchiveObjectEncodable.Type
         let kind: ArchiveEncodingTypeInfo.Kind
-        if value is any _ArchiveSetEncodableMarker {
+        if directType != nil {
+            kind = type is AnyClass ? .instance : .value
+        } else if value is any _ArchiveSetEncodableMarker {
             kind = .set
         } else if value is any _ArchiveArrayEncodableMarker {
             kind = .array
@@ -51,7 +57,7 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
             kind = .value
         }
         self.kind = kind
-        self.arrayMarker = type as? any _ArchiveArrayEncodableMarker.Type
+        self.arrayMarker = kind == .array ? type as? any _ArchiveArrayEncodableMarker.Type : nil
         if let naming = type as? any ArchivedClassNaming.Type {
             self.namedClass = ArchivedClass(name: naming.archivedClassName, classes: naming.archivedClassChain)
         } else {
@@ -67,7 +73,7 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
             }
         }
         self.superclasses = superclasses
-        var objectEncoder = kind == .value || kind == .instance ? type as? any ArchiveObjectEncodable.Type : nil
+        var objectEncoder = kind == .value || kind == .instance ? directType : nil
         if objectEncoder != nil, kind == .instance {
             var superclass = Mirror(reflecting: value).superclassMirror
             while let mirror = superclass, objectEncoder != nil {
