@@ -8,12 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// CRC-32C (Castagnoli, reflected polynomial `0x82F63B78`), the checksum of every stored entry.
 ///
 /// Table-driven, eight bytes per step ("slicing by 8"). The check value, the checksum of the ASCII
@@ -62,13 +56,6 @@ struct CRC32C: Sendable {
         if done == nil {
             Array(bytes).withUnsafeBytes { self.update($0) }
         }
-    }
-
-    /// The checksum of the bytes of `data`, read in place.
-    static func checksum(_ data: Data) -> UInt32 {
-        var crc = CRC32C()
-        data.withUnsafeBytes { crc.update($0) }
-        return crc.value
     }
 
     /// The checksum of `bytes`.

@@ -47,7 +47,7 @@ internal struct ArchiveEncodingKeyCache {
     mutating func removeKeys(fromID id: UInt32) {
         var remaining = 0
         for slot in self.filledSlots {
-            if let key = self.keys[slot], key.id < id, self.rawKeys[slot] != (0, 0) {
+            if let key = self.keys[slot], key.id < id {
                 self.filledSlots[remaining] = slot
                 remaining += 1
             } else {

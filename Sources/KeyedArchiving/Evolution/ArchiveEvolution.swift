@@ -38,17 +38,7 @@ public enum ArchiveEvolution {
         from container: KeyedDecodingContainer<Key>,
         forKey key: Key
     ) throws -> T {
-        // A standard scalar is never an optional: only other types pay for the check below.
-        if Self.isStandardScalar(T.self) { return try Self.decodeValue(T.self, from: container, forKey: key) }
-        do {
-            return try container.decode(T.self, forKey: key)
-        } catch DecodingError.keyNotFound(let missing, let context) {
-            // Only on the failure path, so that no other decode pays for the check.
-            guard let none = Self.absentValue(of: T.self) else {
-                throw DecodingError.keyNotFound(missing, context)
-            }
-            return none
-        }
+        try Self.decodeValue(T.self, from: container, forKey: key)
     }
 
     /// Encodes a property that has no initial value, as synthesized `Codable` does: with
@@ -87,17 +77,6 @@ public enum ArchiveEvolution {
         forKey key: Key
     ) throws {
         try container.encodeIfPresent(value, forKey: key)
-    }
-
-    /// Whether `T` is one of the standard scalars ``decodeValue(_:from:forKey:)`` reads through the
-    /// container's own overloads; once specialized, the checks fold away.
-    @inlinable
-    @inline(__always)
-    internal static func isStandardScalar<T>(_ type: T.Type) -> Bool {
-        T.self == String.self || T.self == Double.self || T.self == Int.self || T.self == Bool.self
-            || T.self == Float.self || T.self == Int64.self || T.self == Int32.self || T.self == Int16.self
-            || T.self == Int8.self || T.self == UInt.self || T.self == UInt64.self || T.self == UInt32.self
-            || T.self == UInt16.self || T.self == UInt8.self
     }
 
     /// `nil` as a `T` when `T` is an optional, else `nil` (no value).
@@ -204,7 +183,16 @@ public enum ArchiveEvolution {
         if T.self == UInt32.self, let value = try container.decode(UInt32.self, forKey: key) as? T { return value }
         if T.self == UInt16.self, let value = try container.decode(UInt16.self, forKey: key) as? T { return value }
         if T.self == UInt8.self, let value = try container.decode(UInt8.self, forKey: key) as? T { return value }
-        return try container.decode(T.self, forKey: key)
+        do {
+            return try container.decode(T.self, forKey: key)
+        } catch DecodingError.keyNotFound(let missing, let context) {
+            // An optional spelled so that the macro could not see it (a `typealias`) reads `nil`
+            // from an absent key. Asked only here, past the scalars and on the failure path.
+            guard let none = Self.absentValue(of: T.self) else {
+                throw DecodingError.keyNotFound(missing, context)
+            }
+            return none
+        }
     }
 
     /// `container.decodeIfPresent(type, forKey: key)` through the container's own overload when
