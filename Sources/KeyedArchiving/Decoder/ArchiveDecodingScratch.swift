@@ -21,20 +21,25 @@ internal final class ArchiveDecodingScratch {
     /// Whether the type descriptions were made for a session that uses direct conformances.
     let usesObjectDecoders: Bool
 
-    /// The lists a session fills; it moves them in when it starts and back when it ends.
+    /// The lists a session fills; it moves them in when it starts and back when it ends. The
+    /// session touches them for every object.
     struct Lists {
-        /// The keys of the types that read their objects themselves.
+        /// The keys of the types that read their objects themselves, as
+        /// ``DecodedTypeInfo/keyTable`` numbers them.
         var keyTables: [ArchiveObjectKeyTable] = []
-        /// Class descriptions by the UID of their class dictionary, with their kinds.
+        /// Class descriptions by the UID of their class dictionary, their kinds beside them, so
+        /// that asking for a kind hands out no reference.
         var recentClassUIDs: [UInt64] = []
         var recentClassKinds: [DecodedClassInfo.Kind] = []
         var recentClasses: [DecodedClassInfo] = []
-        /// Keys by the address of their text, and the key object each last matched.
+        /// The keys `value(forKey:in:)` was asked for lately, by the address of their text, and
+        /// the key object each last matched.
         var recentFieldKeys: [(name: UInt, keyObject: Int)] = []
-        /// What the decoder needs to know about each type it met.
+        /// What the decoder needs to know about each type it met, in the same arrangement.
         var recentTypes: [ObjectIdentifier] = []
         var recentTypeInfos: [DecodedTypeInfo] = []
-        /// For each object being decoded, its position among them, else 0; by UID.
+        /// For each object being decoded, its position among them (1 for the outermost), else 0;
+        /// indexed by UID, filled on first use. The positions give the path of a cycle.
         var inProgress: [UInt32] = []
     }
 

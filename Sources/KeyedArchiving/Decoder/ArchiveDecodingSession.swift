@@ -45,40 +45,24 @@ internal final class ArchiveDecodingSession {
     /// Whether ``ArchiveObjectDecodable`` conformances read their objects.
     let usesObjectDecoders: Bool
 
-    /// The keys of the types that read their objects themselves, as ``DecodedTypeInfo/keyTable``
-    /// numbers them.
-    @exclusivity(unchecked) private(set) var keyTables: [ArchiveObjectKeyTable]
-
     // The caches below are touched for every object; `@exclusivity(unchecked)` drops the dynamic
     // exclusivity checks, which cost more than the work. No access to them overlaps another.
 
-    /// Class descriptions by the UID of their class dictionary; the first few in a list, as
-    /// archives use few classes and a short scan beats hashing; their kinds beside them, so that
-    /// asking for a kind hands out no reference.
-    @exclusivity(unchecked) private var recentClassUIDs: [UInt64]
-    @exclusivity(unchecked) private var recentClassKinds: [DecodedClassInfo.Kind]
-    @exclusivity(unchecked) private var recentClasses: [DecodedClassInfo]
-    /// The keys ``value(forKey:in:)`` was asked for lately, by the address of their text, and the
-    /// key object each last matched.
-    @exclusivity(unchecked) private var recentFieldKeys: [(name: UInt, keyObject: Int)]
     /// The object index of the last `$class` key string found, or -1.
     @exclusivity(unchecked) private var classKeyObject = -1
     /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
     @exclusivity(unchecked) private var lastClassObject = -1
     @exclusivity(unchecked) private var lastClassUID = UID(0)
-    /// Class descriptions beyond the first few, which ``recentClasses`` lists.
+    /// Class descriptions beyond the first few, which ``lists`` holds.
     @exclusivity(unchecked) private var moreClasses: [UInt64: DecodedClassInfo] = [:]
-    /// What the decoder needs to know about each type it met, in the same arrangement.
-    @exclusivity(unchecked) private var recentTypes: [ObjectIdentifier]
-    @exclusivity(unchecked) private var recentTypeInfos: [DecodedTypeInfo]
-    /// Type descriptions beyond the first few, which ``recentTypes`` lists.
+    /// Type descriptions beyond the first few, which ``lists`` holds.
     @exclusivity(unchecked) private var moreTypes: [ObjectIdentifier: DecodedTypeInfo] = [:]
-    /// Where the lists above (classes, field keys, types and their key tables, the objects being
-    /// decoded) come from and go back to: the last session's, emptied, for the next session.
+    /// The lists the session fills (classes by UID, field keys, types and their key tables, the
+    /// objects being decoded; see ``ArchiveDecodingScratch/Lists``), a short scan of which beats
+    /// hashing for the few an archive uses; ``moreClasses`` and ``moreTypes`` hold the rest.
+    @exclusivity(unchecked) private(set) var lists: ArchiveDecodingScratch.Lists
+    /// Where ``lists`` come from and go back to: the last session's, emptied, for the next.
     private let scratch: ArchiveDecodingScratch
-    /// For each object being decoded, its position among them (1 for the outermost), else 0;
-    /// indexed by UID, filled on first use. The positions give the path of a cycle.
-    @exclusivity(unchecked) private var inProgress: [UInt32]
     /// How many objects are being decoded.
     @exclusivity(unchecked) private var activeCount: UInt32 = 0
     /// Class instances already decoded, by UID.
@@ -134,28 +118,13 @@ internal final class ArchiveDecodingSession {
         // back when the session ends.
         let scratch = ArchiveDecodingScratch.take(usesObjectDecoders: self.usesObjectDecoders)
         self.scratch = scratch
-        let lists = scratch.takeLists()
-        self.keyTables = lists.keyTables
-        self.recentClassUIDs = lists.recentClassUIDs
-        self.recentClassKinds = lists.recentClassKinds
-        self.recentClasses = lists.recentClasses
-        self.recentFieldKeys = lists.recentFieldKeys
-        self.recentTypes = lists.recentTypes
-        self.recentTypeInfos = lists.recentTypeInfos
-        self.inProgress = lists.inProgress
+        self.lists = scratch.takeLists()
     }
 
     deinit {
         // Swapped out rather than copied, so that the lists stay unshared and are emptied in place.
         var lists = ArchiveDecodingScratch.Lists()
-        swap(&lists.keyTables, &self.keyTables)
-        swap(&lists.recentClassUIDs, &self.recentClassUIDs)
-        swap(&lists.recentClassKinds, &self.recentClassKinds)
-        swap(&lists.recentClasses, &self.recentClasses)
-        swap(&lists.recentFieldKeys, &self.recentFieldKeys)
-        swap(&lists.recentTypes, &self.recentTypes)
-        swap(&lists.recentTypeInfos, &self.recentTypeInfos)
-        swap(&lists.inProgress, &self.inProgress)
+        swap(&lists, &self.lists)
         self.scratch.recycle(lists, keepingTypes: self.moreTypes.isEmpty)
     }
 
@@ -236,14 +205,14 @@ internal final class ArchiveDecodingSession {
     func value(forKey key: StaticString, in dictionary: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
         // A literal's text has one address; a one-scalar `StaticString` has none, and is not kept.
         let name = key.hasPointerRepresentation ? UInt(bitPattern: key.utf8Start) : 0
-        let slot = name == 0 ? nil : self.recentFieldKeys.firstIndex { $0.name == name }
-        let known = slot.map { self.recentFieldKeys[$0].keyObject } ?? -1
+        let slot = name == 0 ? nil : self.lists.recentFieldKeys.firstIndex { $0.name == name }
+        let known = slot.map { self.lists.recentFieldKeys[$0].keyObject } ?? -1
         guard let (position, keyObject) = self.reader.position(ofKey: key, in: dictionary, knownKeyObject: known)
         else { return nil }
         if let slot {
-            self.recentFieldKeys[slot].keyObject = keyObject
-        } else if name != 0, self.recentFieldKeys.count < Self.recentLimit {
-            Self.append((name, keyObject), to: &self.recentFieldKeys)
+            self.lists.recentFieldKeys[slot].keyObject = keyObject
+        } else if name != 0, self.lists.recentFieldKeys.count < Self.recentLimit {
+            Self.append((name, keyObject), to: &self.lists.recentFieldKeys)
         }
         return try self.read(self.reader.value(of: dictionary, at: position))
     }
@@ -266,11 +235,11 @@ internal final class ArchiveDecodingSession {
             keys.1 == classKey ? (keys.0, values.0, values.1) : (keys.1, values.1, values.0)
         let name = UInt(bitPattern: key.utf8Start)
         guard keys.0 == classKey || keys.1 == classKey,
-            self.recentFieldKeys.contains(where: { $0.name == name && $0.keyObject == fieldKey }),
+            self.lists.recentFieldKeys.contains(where: { $0.name == name && $0.keyObject == fieldKey }),
             let classUID = self.reader.quickUID(at: classReference),
             let index = self.recentClassIndex(classUID)
         else { return nil }
-        return (field, self.recentClassKinds[index])
+        return (field, self.lists.recentClassKinds[index])
     }
 
     /// The error for an object of the property list that is not valid.
@@ -285,7 +254,7 @@ internal final class ArchiveDecodingSession {
     func classKind(of object: InPlaceRegion, uid: UID?) throws(KeyedArchiveError) -> DecodedClassInfo.Kind {
         let classUID = try self.classUID(of: object, uid: uid)
         if let index = self.recentClassIndex(classUID) {
-            return self.recentClassKinds[index]
+            return self.lists.recentClassKinds[index]
         }
         return try self.classInfo(ofClass: classUID).kind
     }
@@ -293,7 +262,7 @@ internal final class ArchiveDecodingSession {
     /// The position of a class among the recent ones.
     @inline(__always)
     private func recentClassIndex(_ classUID: UID) -> Int? {
-        self.recentClassUIDs.firstIndex(of: classUID.rawValue)
+        self.lists.recentClassUIDs.firstIndex(of: classUID.rawValue)
     }
 
     /// The class of an object dictionary.
@@ -337,7 +306,7 @@ internal final class ArchiveDecodingSession {
     /// The class whose class dictionary has `classUID`, read once and then kept.
     private func classInfo(ofClass classUID: UID) throws(KeyedArchiveError) -> DecodedClassInfo {
         if let index = self.recentClassIndex(classUID) {
-            return self.recentClasses[index]
+            return self.lists.recentClasses[index]
         }
         if let known = self.moreClasses[classUID.rawValue] {
             return known
@@ -364,10 +333,10 @@ internal final class ArchiveDecodingSession {
             info = DecodedClassInfo(try ArchivedClass(propertyList: classObject, uid: classUID))
             DecodedClassInfo.remember(info)
         }
-        if self.recentClassUIDs.count < Self.recentLimit {
-            Self.append(classUID.rawValue, to: &self.recentClassUIDs)
-            Self.append(info.kind, to: &self.recentClassKinds)
-            Self.append(info, to: &self.recentClasses)
+        if self.lists.recentClassUIDs.count < Self.recentLimit {
+            Self.append(classUID.rawValue, to: &self.lists.recentClassUIDs)
+            Self.append(info.kind, to: &self.lists.recentClassKinds)
+            Self.append(info, to: &self.lists.recentClasses)
         } else {
             self.moreClasses[classUID.rawValue] = info
         }
@@ -405,8 +374,8 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func typeInfo<T: Decodable>(_ type: T.Type) -> DecodedTypeInfo {
         let identifier = ObjectIdentifier(type)
-        if let index = self.recentTypes.firstIndex(of: identifier) {
-            return self.recentTypeInfos[index]
+        if let index = self.lists.recentTypes.firstIndex(of: identifier) {
+            return self.lists.recentTypeInfos[index]
         }
         return self.addTypeInfo(type)
     }
@@ -417,13 +386,13 @@ internal final class ArchiveDecodingSession {
         let facts = DecodedTypeFacts.of(type)
         var keyTable: Int?
         if self.usesObjectDecoders, facts.objectDecoder != nil {
-            keyTable = self.keyTables.count
-            self.keyTables.append(ArchiveObjectKeyTable(facts.objectKeys))
+            keyTable = self.lists.keyTables.count
+            self.lists.keyTables.append(ArchiveObjectKeyTable(facts.objectKeys))
         }
         let info = DecodedTypeInfo(facts, keyTable: keyTable, direct: self.usesObjectDecoders)
-        if self.recentTypes.count < Self.recentLimit {
-            Self.append(identifier, to: &self.recentTypes)
-            Self.append(info, to: &self.recentTypeInfos)
+        if self.lists.recentTypes.count < Self.recentLimit {
+            Self.append(identifier, to: &self.lists.recentTypes)
+            Self.append(info, to: &self.lists.recentTypeInfos)
         } else {
             self.moreTypes[identifier] = info
         }
@@ -433,8 +402,8 @@ internal final class ArchiveDecodingSession {
     /// Whether the object is being decoded, so that decoding it again would never end.
     @inline(__always)
     func isInProgress(_ uid: UID) -> Bool {
-        guard let index = uid.index(below: self.inProgress.count) else { return false }
-        return self.inProgress[index] != 0
+        guard let index = uid.index(below: self.lists.inProgress.count) else { return false }
+        return self.lists.inProgress[index] != 0
     }
 
     /// Marks an object as being decoded. A UID that refers to no object is not marked (its
@@ -442,30 +411,30 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func begin(_ uid: UID) {
         guard let index = uid.index(below: self.objectCount) else { return }
-        if self.inProgress.isEmpty {
-            self.inProgress.append(contentsOf: repeatElement(0, count: self.objectCount))
+        if self.lists.inProgress.isEmpty {
+            self.lists.inProgress.append(contentsOf: repeatElement(0, count: self.objectCount))
         }
         // Nesting is bounded by the depth limit, far below `UInt32.max`.
         self.activeCount &+= 1
-        self.inProgress[index] = self.activeCount
+        self.lists.inProgress[index] = self.activeCount
     }
 
     /// Marks an object as decoded; the counterpart of ``begin(_:)``, which marked it if it is in range.
     @inline(__always)
     func end(_ uid: UID) {
-        guard let index = uid.index(below: self.inProgress.count) else { return }
-        self.inProgress[index] = 0
+        guard let index = uid.index(below: self.lists.inProgress.count) else { return }
+        self.lists.inProgress[index] = 0
         self.activeCount &-= 1
     }
 
     /// The objects from the one with `uid` to the innermost being decoded, then `uid` again:
     /// the cycle that decoding `uid` now would close.
     func cyclePath(to uid: UID) -> [UID] {
-        let marked = uid.index(below: self.inProgress.count).map { self.inProgress[$0] } ?? 0
+        let marked = uid.index(below: self.lists.inProgress.count).map { self.lists.inProgress[$0] } ?? 0
         let start = marked != 0 ? marked : .max
-        let path = self.inProgress.indices
-            .filter { self.inProgress[$0] >= start }
-            .sorted { self.inProgress[$0] < self.inProgress[$1] }
+        let path = self.lists.inProgress.indices
+            .filter { self.lists.inProgress[$0] >= start }
+            .sorted { self.lists.inProgress[$0] < self.lists.inProgress[$1] }
         return path.map { UID(UInt64($0)) } + [uid]
     }
 

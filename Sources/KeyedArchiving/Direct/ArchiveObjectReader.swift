@@ -503,7 +503,8 @@ extension ArchiveObjectDecodable {
 
     /// Reads the decoder's current object with this type's conformance, or through `init(from:)`.
     static func decodeArchiveObject(from decoder: _ArchiveDecoder, keyTable: Int) throws -> Self {
-        guard var reader = try ArchiveObjectReader(decoder: decoder, keys: decoder.session.keyTables[keyTable]) else {
+        guard var reader = try ArchiveObjectReader(decoder: decoder, keys: decoder.session.lists.keyTables[keyTable])
+        else {
             return try Self(from: decoder)
         }
         let value: Self
