@@ -62,7 +62,7 @@ import Testing
         #expect(pool.canonicalIDs == [0])
         let id = pool.id(for: "string 1")
         #expect(id == 1)
-        pool.withUTF8(of: id) { #expect(Array($0) == Array("string 1".utf8)) }
+        pool.withUTF8View { #expect(Array($0.bytes(of: id)) == Array("string 1".utf8)) }
         #expect(pool.id(for: "\u{212A}") == 2)
         #expect(pool.canonicalIDs[2] == k)
     }
@@ -78,7 +78,7 @@ import Testing
         #expect(pool.count == kept.count)
         for (id, string) in kept.enumerated() {
             #expect(pool.id(for: string) == UInt32(id))
-            pool.withUTF8(of: UInt32(id)) { #expect(Array($0) == Array(string.utf8)) }
+            pool.withUTF8View { #expect(Array($0.bytes(of: UInt32(id))) == Array(string.utf8)) }
         }
         // New strings get the next ids and join the classes of kept strings they equal.
         let kelvin = pool.id(for: "\u{212A}")

@@ -75,11 +75,6 @@ package struct BinaryStringPool {
         return ContiguousArray(string.utf8).withUnsafeBufferPointer { self.id(for: string, utf8: $0) }
     }
 
-    /// The UTF-8 bytes of the string with `id`, for as long as the pool is not changed.
-    package func withUTF8<R>(of id: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        self.runs.withBytes(of: id) { body($0.assumingMemoryBound(to: UInt8.self)) }
-    }
-
     /// Runs `body` with a view of every string's UTF-8 bytes by id, valid only during the call.
     package func withUTF8View<R>(_ body: (BinaryByteRunTable.View) throws -> R) rethrows -> R {
         try self.runs.withView(body)
