@@ -42,16 +42,20 @@ extension ArchivableType {
             }
             return [keys, self.enumInit(), self.enumEncode()]
         case .structure:
-            return [self.keyNames.declaration(named: "CodingKeys"), self.initializer(), self.encode()]
+            return [
+                self.keyNames.fieldKeysDeclaration(), self.decodableInitializer(), self.encodableFunction(),
+                self.fieldsInitializer(), self.encodeFields(),
+            ]
         case .finalClass:
-            return [self.keyNames.declaration(named: "CodingKeys"), self.encode()]
+            return [self.keyNames.fieldKeysDeclaration(), self.encodableFunction(), self.encodeFields()]
         }
     }
 
-    /// The members of a final class's body: `init(from:)`, and `init()` when it would be lost.
+    /// The members of a final class's body: `init(from:)`, the body's initializer, and `init()`
+    /// when it would be lost.
     func classMembers() -> [String] {
         guard self.isClass else { return [] }
-        var members = [self.initializer()]
+        var members = [self.decodableInitializer(), self.fieldsInitializer()]
         if !self.declaresInitializer && self.properties.allSatisfy(\.hasInitialValue) {
             members.append("\(self.access)init() {}")
         }
@@ -85,143 +89,6 @@ extension ArchivableType {
             )
         }
         return members
-    }
-
-    // MARK: Structs and classes
-
-    /// The key expression of the coded property at `index` among the coded ones.
-    private func keyExpression(_ index: Int) -> String {
-        let names = self.keyNames.entryCaseNames[index]
-        guard names.count > 1 else { return ".\(names[0])" }
-        let list = names.map { ".\($0)" }.joined(separator: ", ")
-        return "KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [\(list)], in: container)"
-    }
-
-    /// `init(from:)` of a struct or final class.
-    private func initializer() -> String {
-        var lines: [String] = []
-        let coded = self.properties.filter(\.isCoded)
-        let usesContainer = !coded.isEmpty || self.keyNames.versionCaseName != nil
-        lines.append(
-            usesContainer
-                ? "let container = try decoder.container(keyedBy: CodingKeys.self)"
-                : "_ = try decoder.container(keyedBy: CodingKeys.self)"
-        )
-        if let versionCase = self.keyNames.versionCaseName {
-            let binding = self.arguments.previousVersion == nil ? "_" : "let version"
-            lines += [
-                "\(binding) = try KeyedArchiving.ArchiveEvolution.decodeVersion(",
-                "    of: Self.self,",
-                "    from: container,",
-                "    forKey: .\(versionCase),",
-                "    decoder: decoder",
-                ")",
-            ]
-            if self.arguments.previousVersion != nil {
-                lines.append("if version < Self.archiveVersion {")
-                if self.isClass {
-                    lines.append(
-                        "    let migrated = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)"
-                    )
-                    for property in self.properties where !property.isLetWithInitialValue {
-                        guard !property.isLazy else { continue }
-                        lines.append("    self.\(property.name) = migrated.\(property.name)")
-                    }
-                } else {
-                    lines.append("    self = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)")
-                }
-                lines += ["    return", "}"]
-            }
-        }
-        for (index, property) in coded.enumerated() where property.isDecoded {
-            lines += self.decodeStatements(property, key: self.keyExpression(index))
-        }
-        if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
-            var keys = self.properties.filter(\.isCoded).flatMap(\.keys)
-            if self.keyNames.versionCaseName != nil { keys.append(self.arguments.versionKeyString) }
-            let list = keys.map(CodingKeyNames.literal).joined(separator: ", ")
-            lines.append(
-                "self.\(unknown.name) = try KeyedArchiving.ArchiveUnknownFields(from: decoder, knownKeys: [\(list)])"
-            )
-        }
-        var whereClause = ""
-        if self.isClass { whereClause = self.whereClause("Swift.Codable") }
-        return Self.function("\(self.access)init(from decoder: any Swift.Decoder) throws\(whereClause)", lines)
-    }
-
-    /// The statements decoding `property` under `key`.
-    private func decodeStatements(_ property: ArchivedProperty, key: String) -> [String] {
-        let statement: String
-        switch property.rule {
-        // The type is inferred, never spelled: the extension of a nested type cannot always resolve
-        // the names its declaration uses.
-        case .required:
-            statement =
-                "self.\(property.name) = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: \(key))"
-        case .optional:
-            statement =
-                "self.\(property.name) = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: \(key))"
-        case .defaulted:
-            statement =
-                "try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.\(property.name), from: container, forKey: \(key))"
-        case .optionalDefaulted:
-            statement =
-                "try KeyedArchiving.ArchiveEvolution.decodeOptional(into: &self.\(property.name), from: container, forKey: \(key))"
-        }
-        guard property.isFallback else { return [statement] }
-        let caseName = property.name
-        return [
-            "do {",
-            "    \(statement)",
-            "} catch {",
-            "    try KeyedArchiving.ArchiveEvolution.recordFallback(",
-            "        from: error,",
-            "        decoding: Self.self,",
-            "        key: \(CodingKeyNames.literal(property.keys[0])),",
-            "        codingPath: container.codingPath + [CodingKeys.\(caseName)],",
-            "        decoder: decoder",
-            "    )",
-            "}",
-        ]
-    }
-
-    /// `encode(to:)` of a struct or final class.
-    private func encode() -> String {
-        var lines: [String] = []
-        let coded = self.properties.filter(\.isCoded)
-        let writesVersion = self.arguments.version != self.arguments.unversionedVersion
-        if coded.isEmpty && !writesVersion {
-            lines.append("_ = encoder.container(keyedBy: CodingKeys.self)")
-        } else {
-            lines.append("var container = encoder.container(keyedBy: CodingKeys.self)")
-        }
-        if writesVersion, let versionCase = self.keyNames.versionCaseName {
-            lines.append(
-                "try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: .\(versionCase))"
-            )
-        }
-        for (index, property) in coded.enumerated() {
-            let key = ".\(self.keyNames.entryCaseNames[index][0])"
-            switch property.rule {
-            case .required:
-                // Through a helper whose overloads see an optional however it is spelled.
-                lines.append(
-                    "try KeyedArchiving.ArchiveEvolution.encode(self.\(property.name), to: &container, forKey: \(key))"
-                )
-            case .defaulted:
-                lines.append("try container.encode(self.\(property.name), forKey: \(key))")
-            case .optional:
-                lines.append("try container.encodeIfPresent(self.\(property.name), forKey: \(key))")
-            case .optionalDefaulted:
-                lines.append(
-                    "try KeyedArchiving.ArchiveEvolution.encodeOptional(self.\(property.name), to: &container, forKey: \(key))"
-                )
-            }
-        }
-        if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
-            lines.append("try self.\(unknown.name).encode(to: encoder)")
-        }
-        return Self.function("\(self.access)func encode(to encoder: any Swift.Encoder) throws", lines)
     }
 
     // MARK: Enums

@@ -76,6 +76,24 @@ struct CodingKeyNames: Equatable {
         return "\(access)enum \(typeName): Swift.String, Swift.CodingKey {\n" + lines.joined(separator: "\n") + "\n}"
     }
 
+    /// The declaration of a struct's or class's `CodingKeys`, whose cases are its fields: each
+    /// index of its `ArchiveObjectKeys` maps to a case (the version key at 0, then the others in
+    /// the order of ``cases``).
+    func fieldKeysDeclaration() -> String {
+        let version = self.versionCaseName ?? self.cases.last?.name ?? ""
+        var switchLines = ["    init(archiveField index: Swift.Int) {", "        switch index {"]
+        for (index, item) in self.cases.enumerated() where item.name != version {
+            switchLines.append("        case \(index + 1): self = .\(item.name)")
+        }
+        switchLines += ["        default: self = .\(version)", "        }", "    }"]
+        let lines = self.cases.map { item in
+            item.rawValue == Self.bare(item.name)
+                ? "    case \(item.name)" : "    case \(item.name) = \(Self.literal(item.rawValue))"
+        }
+        return "private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {\n"
+            + lines.joined(separator: "\n") + "\n\n" + switchLines.joined(separator: "\n") + "\n}"
+    }
+
     /// `text` as a Swift string literal.
     static func literal(_ text: String) -> String {
         var result = "\""

@@ -64,6 +64,8 @@
     names: named(CodingKeys),
     named(init(from:)),
     named(encode(to:)),
+    named(encodeArchiveFields(to:)),
+    named(init(archiveFields:)),
     named(archiveVersion),
     named(unversionedArchiveVersion),
     named(archiveVersionKey),
@@ -79,6 +81,7 @@
     member,
     conformances: ArchiveObjectDecodable,
     names: named(init(from:)),
+    named(init(archiveFields:)),
     named(init(archiveObject:)),
     named(init)
 )

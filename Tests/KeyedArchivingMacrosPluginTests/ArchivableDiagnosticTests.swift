@@ -63,27 +63,41 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case lives
                         case name
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .lives
+                            case 2:
+                                self = .name
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.name, from: container, forKey: .name)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.lives, forKey: .lives)
-                        try container.encode(self.name, forKey: .name)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        try reader.decodeIfPresent(into: &self.name, at: 2)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeDefaulted(self.lives, at: 1)
+                        try writer.encodeDefaulted(self.name, at: 2)
                     }
                 }
 

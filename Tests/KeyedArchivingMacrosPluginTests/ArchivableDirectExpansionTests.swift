@@ -41,7 +41,7 @@ import Testing
                 }
 
                 nonisolated extension Note: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case title = "heading"
                         case subtitle
                         case tags
@@ -50,49 +50,67 @@ import Testing
                         case priority
                         case color_1 = "colour"
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .title
+                            case 2:
+                                self = .subtitle
+                            case 3:
+                                self = .tags
+                            case 4:
+                                self = .color
+                            case 5:
+                                self = .accent
+                            case 6:
+                                self = .priority
+                            case 7:
+                                self = .color_1
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        let version = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        if version < Self.archiveVersion {
-                            self = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)
-                            return
-                        }
-                        self.title = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .title)
-                        self.subtitle = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .subtitle)
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.tags, from: container, forKey: .tags)
-                        self.color = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [.color, .color_1], in: container))
-                        try KeyedArchiving.ArchiveEvolution.decodeOptional(into: &self.accent, from: container, forKey: .accent)
-                        do {
-                            try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.priority, from: container, forKey: .priority)
-                        } catch {
-                            try KeyedArchiving.ArchiveEvolution.recordFallback(
-                                from: error,
-                                decoding: Self.self,
-                                key: "priority",
-                                codingPath: container.codingPath + [CodingKeys.priority],
-                                decoder: decoder
-                            )
-                        }
-                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: decoder, knownKeys: ["heading", "subtitle", "tags", "color", "colour", "accent", "priority", "archiveVersion"])
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.title, to: &container, forKey: .title)
-                        try container.encodeIfPresent(self.subtitle, forKey: .subtitle)
-                        try container.encode(self.tags, forKey: .tags)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.color, to: &container, forKey: .color)
-                        try KeyedArchiving.ArchiveEvolution.encodeOptional(self.accent, to: &container, forKey: .accent)
-                        try container.encode(self.priority, forKey: .priority)
-                        try self.unknownFields.encode(to: encoder)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        let version = try reader.decodeVersion(of: Self.self, at: 0)
+                        if version < Self.archiveVersion {
+                            self = try reader.migrate(Self.self)
+                            return
+                        }
+                        self.title = try reader.decode(at: 1)
+                        self.subtitle = try reader.decodeIfPresent(at: 2)
+                        try reader.decodeIfPresent(into: &self.tags, at: 3)
+                        self.color = try reader.decode(at: reader.firstPresent(4, 7))
+                        try reader.decodeOptional(into: &self.accent, at: 5)
+                        do {
+                            try reader.decodeIfPresent(into: &self.priority, at: 6)
+                        } catch {
+                            try reader.recordFallback(error, decoding: Self.self, at: 6)
+                        }
+                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: ["heading", "subtitle", "tags", "color", "colour", "accent", "priority", "archiveVersion"])
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeVersion(of: Self.self, at: 0)
+                        try writer.encode(self.title, at: 1)
+                        try writer.encodeIfPresent(self.subtitle, at: 2)
+                        try writer.encodeDefaulted(self.tags, at: 3)
+                        try writer.encode(self.color, at: 4)
+                        try writer.encodeDefaulted(self.accent, at: 5)
+                        try writer.encodeDefaulted(self.priority, at: 6)
+                        try writer.encodeUnknownFields(self.unknownFields)
                     }
                 }
 
@@ -112,33 +130,11 @@ import Testing
                     }
 
                     public func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
-                        try writer.encodeVersion(of: Self.self, at: 0)
-                        try writer.encode(self.title, at: 1)
-                        try writer.encodeIfPresent(self.subtitle, at: 2)
-                        try writer.encode(self.tags, at: 3)
-                        try writer.encode(self.color, at: 4)
-                        try writer.encodeIfPresent(self.accent, at: 5)
-                        try writer.encode(self.priority, at: 6)
-                        try writer.encodeUnknownFields(self.unknownFields)
+                        try self.encodeArchiveFields(to: &writer)
                     }
 
                     public init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
-                        let version = try reader.decodeVersion(of: Self.self, at: 0)
-                        if version < Self.archiveVersion {
-                            self = try reader.migrate(Self.self)
-                            return
-                        }
-                        self.title = try reader.decode(at: 1)
-                        self.subtitle = try reader.decodeIfPresent(at: 2)
-                        try reader.decodeIfPresent(into: &self.tags, at: 3)
-                        self.color = try reader.decode(at: reader.firstPresent(4, 7))
-                        try reader.decodeOptional(into: &self.accent, at: 5)
-                        do {
-                            try reader.decodeIfPresent(into: &self.priority, at: 6)
-                        } catch {
-                            try reader.recordFallback(error, decoding: Self.self, at: 6)
-                        }
-                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: ["heading", "subtitle", "tags", "color", "colour", "accent", "priority", "archiveVersion"])
+                        try self.init(archiveFields: &reader)
                     }
                 }
                 """#,
@@ -166,28 +162,12 @@ import Testing
                     var count = 0
                     var cache = 0
 
-                    init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        let version = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        if version < Self.archiveVersion {
-                            let migrated = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)
-                            self.name = migrated.name
-                            self.id = migrated.id
-                            self.count = migrated.count
-                            self.cache = migrated.cache
-                            return
-                        }
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
-                        self.id = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .id)
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.count, from: container, forKey: .count)
+                    convenience init(from decoder: any Swift.Decoder) throws {
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
-                    init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
                         let version = try reader.decodeVersion(of: Self.self, at: 0)
                         if version < Self.archiveVersion {
                             let migrated = try reader.migrate(Self.self)
@@ -201,22 +181,43 @@ import Testing
                         self.id = try reader.decode(at: 2)
                         try reader.decodeIfPresent(into: &self.count, at: 3)
                     }
+
+                    convenience init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
+                        try self.init(archiveFields: &reader)
+                    }
                 }
 
                 extension Box: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case id
                         case count
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            case 2:
+                                self = .id
+                            case 3:
+                                self = .count
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.id, to: &container, forKey: .id)
-                        try container.encode(self.count, forKey: .count)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeVersion(of: Self.self, at: 0)
+                        try writer.encode(self.name, at: 1)
+                        try writer.encode(self.id, at: 2)
+                        try writer.encodeDefaulted(self.count, at: 3)
                     }
                 }
 
@@ -236,10 +237,7 @@ import Testing
                     }
 
                     func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
-                        try writer.encodeVersion(of: Self.self, at: 0)
-                        try writer.encode(self.name, at: 1)
-                        try writer.encode(self.id, at: 2)
-                        try writer.encode(self.count, at: 3)
+                        try self.encodeArchiveFields(to: &writer)
                     }
                 }
                 """#,
@@ -271,46 +269,58 @@ import Testing
                 final class Holder<Value> {
                     var value: Value
 
-                    init(from decoder: any Swift.Decoder) throws where Value: Swift.Codable {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.value = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .value)
+                    convenience init(from decoder: any Swift.Decoder) throws where Value: Swift.Codable {
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
-                    init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws where Value: Swift.Codable {
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws where Value: Swift.Codable {
                         _ = try reader.decodeVersion(of: Self.self, at: 0)
                         self.value = try reader.decode(at: 1)
+                    }
+
+                    convenience init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws where Value: Swift.Codable {
+                        try self.init(archiveFields: &reader)
                     }
                 }
 
                 nonisolated extension Page: Swift.Decodable, Swift.Encodable where Element: Swift.Codable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case items
                         case next
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .items
+                            case 2:
+                                self = .next
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.items = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .items)
-                        self.next = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .next)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.items, to: &container, forKey: .items)
-                        try container.encodeIfPresent(self.next, forKey: .next)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.items = try reader.decode(at: 1)
+                        self.next = try reader.decodeIfPresent(at: 2)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.items, at: 1)
+                        try writer.encodeIfPresent(self.next, at: 2)
                     }
                 }
 
@@ -326,26 +336,36 @@ import Testing
                     }
 
                     public func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
-                        try writer.encode(self.items, at: 1)
-                        try writer.encodeIfPresent(self.next, at: 2)
+                        try self.encodeArchiveFields(to: &writer)
                     }
 
                     public init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
-                        _ = try reader.decodeVersion(of: Self.self, at: 0)
-                        self.items = try reader.decode(at: 1)
-                        self.next = try reader.decodeIfPresent(at: 2)
+                        try self.init(archiveFields: &reader)
                     }
                 }
 
                 extension Holder: Swift.Decodable, Swift.Encodable where Value: Swift.Codable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case value
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .value
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.value, to: &container, forKey: .value)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.value, at: 1)
                     }
                 }
 
@@ -361,7 +381,7 @@ import Testing
                     }
 
                     func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
-                        try writer.encode(self.value, at: 1)
+                        try self.encodeArchiveFields(to: &writer)
                     }
                 }
                 """#,
@@ -384,22 +404,32 @@ import Testing
                 }
 
                 nonisolated extension Marker: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        _ = encoder.container(keyedBy: CodingKeys.self)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
                     }
                 }
 
@@ -415,10 +445,11 @@ import Testing
                     }
 
                     func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                        try self.encodeArchiveFields(to: &writer)
                     }
 
                     init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
-                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        try self.init(archiveFields: &reader)
                     }
                 }
                 """#,

@@ -27,25 +27,37 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.name = try reader.decode(at: 1)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.name, at: 1)
                     }
                 }
 
@@ -77,31 +89,47 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case color
                         case tag
                         case owner
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .color
+                            case 2:
+                                self = .tag
+                            case 3:
+                                self = .owner
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.color = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .color)
-                        self.tag = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .tag)
-                        self.owner = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .owner)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encodeIfPresent(self.color, forKey: .color)
-                        try container.encodeIfPresent(self.tag, forKey: .tag)
-                        try container.encodeIfPresent(self.owner, forKey: .owner)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.color = try reader.decodeIfPresent(at: 1)
+                        self.tag = try reader.decodeIfPresent(at: 2)
+                        self.owner = try reader.decodeIfPresent(at: 3)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeIfPresent(self.color, at: 1)
+                        try writer.encodeIfPresent(self.tag, at: 2)
+                        try writer.encodeIfPresent(self.owner, at: 3)
                     }
                 }
 
@@ -131,28 +159,42 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case lives
                         case weight
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .lives
+                            case 2:
+                                self = .weight
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.lives, from: container, forKey: .lives)
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.weight, from: container, forKey: .weight)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.lives, forKey: .lives)
-                        try container.encode(self.weight, forKey: .weight)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        try reader.decodeIfPresent(into: &self.lives, at: 1)
+                        try reader.decodeIfPresent(into: &self.weight, at: 2)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeDefaulted(self.lives, at: 1)
+                        try writer.encodeDefaulted(self.weight, at: 2)
                     }
                 }
 
@@ -180,25 +222,37 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case nickname
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .nickname
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        try KeyedArchiving.ArchiveEvolution.decodeOptional(into: &self.nickname, from: container, forKey: .nickname)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encodeOptional(self.nickname, to: &container, forKey: .nickname)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        try reader.decodeOptional(into: &self.nickname, at: 1)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeDefaulted(self.nickname, at: 1)
                     }
                 }
 
@@ -226,35 +280,41 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case mood
                         case _archiveVersion = "archiveVersion"
-                    }
 
-                    init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        do {
-                            try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.mood, from: container, forKey: .mood)
-                        } catch {
-                            try KeyedArchiving.ArchiveEvolution.recordFallback(
-                                from: error,
-                                decoding: Self.self,
-                                key: "mood",
-                                codingPath: container.codingPath + [CodingKeys.mood],
-                                decoder: decoder
-                            )
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .mood
+                            default:
+                                self = ._archiveVersion
+                            }
                         }
                     }
 
+                    init(from decoder: any Swift.Decoder) throws {
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
+                    }
+
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.mood, forKey: .mood)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        do {
+                            try reader.decodeIfPresent(into: &self.mood, at: 1)
+                        } catch {
+                            try reader.recordFallback(error, decoding: Self.self, at: 1)
+                        }
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeDefaulted(self.mood, at: 1)
                     }
                 }
 
@@ -286,22 +346,32 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        _ = encoder.container(keyedBy: CodingKeys.self)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
                     }
                 }
 
@@ -333,31 +403,47 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case color
                         case color_1 = "colour"
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            case 2:
+                                self = .color
+                            case 3:
+                                self = .color_1
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.color, from: container, forKey: KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [.color, .color_1], in: container))
-                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: decoder, knownKeys: ["name", "color", "colour", "archiveVersion"])
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
-                        try container.encode(self.color, forKey: .color)
-                        try self.unknownFields.encode(to: encoder)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.name = try reader.decode(at: 1)
+                        try reader.decodeIfPresent(into: &self.color, at: reader.firstPresent(2, 3))
+                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: ["name", "color", "colour", "archiveVersion"])
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.name, at: 1)
+                        try writer.encodeDefaulted(self.color, at: 2)
+                        try writer.encodeUnknownFields(self.unknownFields)
                     }
                 }
 
@@ -393,33 +479,53 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case color = "colour"
                         case color_1
                         case `default`
                         case color_1_ = "color"
                         case color_2 = "tint"
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .color
+                            case 2:
+                                self = .color_1
+                            case 3:
+                                self = .`default`
+                            case 4:
+                                self = .color_1_
+                            case 5:
+                                self = .color_2
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.color = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: KeyedArchiving.ArchiveEvolution.firstPresentKey(of: [.color, .color_1_, .color_2], in: container))
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.color_1, from: container, forKey: .color_1)
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.`default`, from: container, forKey: .`default`)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.color, to: &container, forKey: .color)
-                        try container.encode(self.color_1, forKey: .color_1)
-                        try container.encode(self.`default`, forKey: .`default`)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.color = try reader.decode(at: reader.firstPresent(1, 4, 5))
+                        try reader.decodeIfPresent(into: &self.color_1, at: 2)
+                        try reader.decodeIfPresent(into: &self.`default`, at: 3)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.color, at: 1)
+                        try writer.encodeDefaulted(self.color_1, at: 2)
+                        try writer.encodeDefaulted(self.`default`, at: 3)
                     }
                 }
 
@@ -445,22 +551,32 @@ import Testing
                 }
 
                 nonisolated extension Empty: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        _ = encoder.container(keyedBy: CodingKeys.self)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
                     }
                 }
 
@@ -488,30 +604,42 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case _archiveVersion = "v"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     package init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        let version = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        if version < Self.archiveVersion {
-                            self = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)
-                            return
-                        }
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     package func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        let version = try reader.decodeVersion(of: Self.self, at: 0)
+                        if version < Self.archiveVersion {
+                            self = try reader.migrate(Self.self)
+                            return
+                        }
+                        self.name = try reader.decode(at: 1)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeVersion(of: Self.self, at: 0)
+                        try writer.encode(self.name, at: 1)
                     }
                 }
 
@@ -547,26 +675,38 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.name = try reader.decode(at: 1)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeVersion(of: Self.self, at: 0)
+                        try writer.encode(self.name, at: 1)
                     }
                 }
 
@@ -594,25 +734,37 @@ import Testing
                 }
 
                 nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.name = try reader.decode(at: 1)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.name, at: 1)
                     }
                 }
 
@@ -650,16 +802,15 @@ import Testing
                     public var width = 1
                     var title: String?
 
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        try KeyedArchiving.ArchiveEvolution.decodeIfPresent(into: &self.width, from: container, forKey: .width)
-                        self.title = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .title)
+                    public convenience init(from decoder: any Swift.Decoder) throws {
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        try reader.decodeIfPresent(into: &self.width, at: 1)
+                        self.title = try reader.decodeIfPresent(at: 2)
                     }
 
                     public init() {
@@ -667,16 +818,31 @@ import Testing
                 }
 
                 extension Box: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case width
                         case title
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .width
+                            case 2:
+                                self = .title
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try container.encode(self.width, forKey: .width)
-                        try container.encodeIfPresent(self.title, forKey: .title)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeDefaulted(self.width, at: 1)
+                        try writer.encodeIfPresent(self.title, at: 2)
                     }
                 }
 
@@ -704,27 +870,39 @@ import Testing
                     var name: String
                     init(name: String) { self.name = name }
 
-                    init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
+                    convenience init(from decoder: any Swift.Decoder) throws {
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.name = try reader.decode(at: 1)
                     }
                 }
 
                 extension Box: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.name, at: 1)
                     }
                 }
 
@@ -756,38 +934,52 @@ import Testing
                     let kind = 1
                     var cache = 0
 
-                    init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        let version = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
+                    convenience init(from decoder: any Swift.Decoder) throws {
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        let version = try reader.decodeVersion(of: Self.self, at: 0)
                         if version < Self.archiveVersion {
-                            let migrated = try KeyedArchiving.ArchiveEvolution.migrate(Self.self, from: decoder)
+                            let migrated = try reader.migrate(Self.self)
                             self.name = migrated.name
                             self.id = migrated.id
                             self.cache = migrated.cache
                             return
                         }
-                        self.name = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .name)
-                        self.id = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .id)
+                        self.name = try reader.decode(at: 1)
+                        self.id = try reader.decode(at: 2)
                     }
                 }
 
                 extension Box: Swift.Decodable, Swift.Encodable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case name
                         case id
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            case 2:
+                                self = .id
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encodeVersion(of: Self.self, to: &container, forKey: ._archiveVersion)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.name, to: &container, forKey: .name)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.id, to: &container, forKey: .id)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encodeVersion(of: Self.self, at: 0)
+                        try writer.encode(self.name, at: 1)
+                        try writer.encode(self.id, at: 2)
                     }
                 }
 
@@ -821,28 +1013,42 @@ import Testing
                 }
 
                 nonisolated extension Page: Swift.Decodable, Swift.Encodable where Element: Swift.Codable, Index: Swift.Codable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case items
                         case next
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .items
+                            case 2:
+                                self = .next
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.items = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .items)
-                        self.next = try KeyedArchiving.ArchiveEvolution.decodeIfPresent(from: container, forKey: .next)
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.items, to: &container, forKey: .items)
-                        try container.encodeIfPresent(self.next, forKey: .next)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.items = try reader.decode(at: 1)
+                        self.next = try reader.decodeIfPresent(at: 2)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.items, at: 1)
+                        try writer.encodeIfPresent(self.next, at: 2)
                     }
                 }
 
@@ -870,27 +1076,39 @@ import Testing
                     var value: Value
                     init(value: Value) { self.value = value }
 
-                    init(from decoder: any Swift.Decoder) throws where Value: Swift.Codable {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        _ = try KeyedArchiving.ArchiveEvolution.decodeVersion(
-                            of: Self.self,
-                            from: container,
-                            forKey: ._archiveVersion,
-                            decoder: decoder
-                        )
-                        self.value = try KeyedArchiving.ArchiveEvolution.decode(from: container, forKey: .value)
+                    convenience init(from decoder: any Swift.Decoder) throws where Value: Swift.Codable {
+                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
+                        try self.init(archiveFields: &reader)
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws where Value: Swift.Codable {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.value = try reader.decode(at: 1)
                     }
                 }
 
                 extension Holder: Swift.Decodable, Swift.Encodable where Value: Swift.Codable {
-                    private enum CodingKeys: Swift.String, Swift.CodingKey {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
                         case value
                         case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .value
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var container = encoder.container(keyedBy: CodingKeys.self)
-                        try KeyedArchiving.ArchiveEvolution.encode(self.value, to: &container, forKey: .value)
+                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.value, at: 1)
                     }
                 }
 

@@ -24,7 +24,7 @@ extension ArchiveObjectReader {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode<T: ArchiveObjectDecodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
+    public func decode<T: ArchiveObjectDecodable>(_ type: T.Type, at index: Int) throws -> T {
         let (object, uid, position) = try self.resolved(at: index, reference: self.reference(at: index))
         return try self.withCoder { try $0.decodeObject(type, object: object, uid: uid, at: position) }
     }
@@ -37,7 +37,7 @@ extension ArchiveObjectReader {
     /// - Returns: The value, or `nil`.
     /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
     @inlinable
-    public func decodeIfPresent<T: ArchiveObjectDecodable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
+    public func decodeIfPresent<T: ArchiveObjectDecodable>(_ type: T.Type, at index: Int) throws -> T? {
         if try self.decodeNil(at: index) { return nil }
         return try self.decode(type, at: index)
     }
@@ -74,7 +74,7 @@ extension ArchiveObjectReader {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode<T: ArchiveRawValueCodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
+    public func decode<T: ArchiveRawValueCodable>(_ type: T.Type, at index: Int) throws -> T {
         let reference = self.reference(at: index)
         if let (_, raw, object, uid) = self.quickRawValue(of: type, reference: reference) {
             return try T(archiveRawValue: raw, decoder: self.valueDecoder(at: index, object: object, uid: uid))
@@ -90,7 +90,7 @@ extension ArchiveObjectReader {
     /// - Returns: The value, or `nil`.
     /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
     @inlinable
-    public func decodeIfPresent<T: ArchiveRawValueCodable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
+    public func decodeIfPresent<T: ArchiveRawValueCodable>(_ type: T.Type, at index: Int) throws -> T? {
         if try self.decodeNil(at: index) { return nil }
         return try self.decode(type, at: index)
     }

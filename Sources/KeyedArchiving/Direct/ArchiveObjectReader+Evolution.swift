@@ -11,15 +11,6 @@
 // The reader's forms of ``ArchiveEvolution``'s rules, which generated `init(archiveObject:)`
 // bodies call.
 extension ArchiveObjectReader {
-    /// The first of a property's keys the object holds, or the first when it holds none, as
-    /// ``ArchiveEvolution/firstPresentKey(of:in:)`` chooses.
-    /// - Parameter indices: The indices of the current key, then of the former ones.
-    /// - Returns: One of `indices`.
-    public func firstPresent(_ indices: Int...) -> Int {
-        for index in indices where self.contains(index) { return index }
-        return indices.first ?? 0
-    }
-
     /// The version the object was stored with, as
     /// ``ArchiveEvolution/decodeVersion(of:from:forKey:decoder:)`` finds it.
     /// - Parameters:

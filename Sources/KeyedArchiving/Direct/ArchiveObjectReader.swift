@@ -152,7 +152,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode(_ type: String.Type = String.self, at index: Int) throws -> String {
+    public func decode(_ type: String.Type, at index: Int) throws -> String {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.withCoder({ $0.quickString(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
@@ -164,7 +164,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode(_ type: Int.Type = Int.self, at index: Int) throws -> Int {
+    public func decode(_ type: Int.Type, at index: Int) throws -> Int {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.withCoder({ $0.quickInt(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
@@ -176,7 +176,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode(_ type: Double.Type = Double.self, at index: Int) throws -> Double {
+    public func decode(_ type: Double.Type, at index: Int) throws -> Double {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.withCoder({ $0.quickDouble(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
@@ -188,7 +188,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode(_ type: Bool.Type = Bool.self, at index: Int) throws -> Bool {
+    public func decode(_ type: Bool.Type, at index: Int) throws -> Bool {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.withCoder({ $0.quickBool(at: reference) }) { return value }
         return try self.decodeValue(type, at: index, reference: reference)
@@ -200,7 +200,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode(_ type: [String].Type = [String].self, at index: Int) throws -> [String] {
+    public func decode(_ type: [String].Type, at index: Int) throws -> [String] {
         let reference = self.reference(at: index)
         let depth = self.node.depth + 1
         if reference >= 0, let value = self.withCoder({ $0.quickStringArray(at: reference, depth: depth) }) {
@@ -215,7 +215,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode(_ type: Date.Type = Date.self, at index: Int) throws -> Date {
+    public func decode(_ type: Date.Type, at index: Int) throws -> Date {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.withCoder({ $0.quickDate(at: reference) }) { return value }
         let (stored, position) = try self.present(at: index, reference: reference)
@@ -232,7 +232,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         let reference = self.reference(at: index)
         // An optional spelled so that the macro could not see it (a `typealias`): `nil` when absent,
         // as `ArchiveEvolution.decode(from:forKey:)` reads it.
@@ -377,7 +377,7 @@ public struct ArchiveObjectReader: ~Copyable {
     ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
     /// - Returns: The value, or `nil`.
     /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
-    public func decodeIfPresent(_ type: String.Type = String.self, at index: Int) throws -> String? {
+    public func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String? {
         let reference = self.reference(at: index)
         if reference >= 0, let value = self.withCoder({ $0.quickString(at: reference) }) { return value }
         if try self.decodeNil(at: index) { return nil }
@@ -395,7 +395,7 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Returns: The value, or `nil`.
     /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
     @inlinable
-    public func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T? {
+    public func decodeIfPresent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T? {
         if try self.decodeNil(at: index) { return nil }
         return try self.decodeInOwnForm(type, at: index)
     }
@@ -484,6 +484,8 @@ public struct ArchiveObjectReader: ~Copyable {
         }
     }
 }
+
+extension ArchiveObjectReader: ArchiveFieldReader {}
 
 @available(*, unavailable)
 extension ArchiveObjectReader: Sendable {}

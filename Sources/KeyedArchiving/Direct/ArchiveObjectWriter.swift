@@ -260,6 +260,17 @@ public struct ArchiveObjectWriter: ~Copyable {
         if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
     }
 
+    /// Writes an optional property that has an initial value: as `encodeIfPresent(_:at:)` writes
+    /// it, since UID 0 is the archive's explicit null either way.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Throws: What `encode(_:at:)` throws for the value.
+    @inlinable
+    public mutating func encodeDefaulted<T: Encodable>(_ value: T?, at index: Int) throws {
+        try self.encodeIfPresent(value, at: index)
+    }
+
     /// Writes `nil`: UID 0, as `encodeNil(forKey:)` does.
     /// - Parameter index: The index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encodeNil(at index: Int) {
@@ -288,6 +299,8 @@ public struct ArchiveObjectWriter: ~Copyable {
         self.withSession { $0.setObjectFields(fields.fields, info: info, start: start, extrasStart: extrasStart) }
     }
 }
+
+extension ArchiveObjectWriter: ArchiveFieldWriter {}
 
 @available(*, unavailable)
 extension ArchiveObjectWriter: Sendable {}

@@ -1,0 +1,180 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-keyed-archive open source project
+//
+// Licensed under Apache License v2.0
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// What the one body `@Archivable` generates reads a value's fields from: each field by the index
+/// of its key in the type's ``ArchiveObjectKeys``, by the rule its declaration gives it.
+///
+/// The body is generic over its reader, so the compiler specialises it in the type's own module
+/// for each reader that calls it: ``ArchiveObjectReader`` reads the archive's object directly, and
+/// ``ArchiveContainerFieldReader`` reads through any `Decoder`'s keyed container, as synthesized
+/// `Codable` would. Both paths run one body, and so agree.
+///
+/// Requirements name the type read first; the body calls the forms that infer it from the
+/// property (`decode(at:as:)`), which the extension below gives every reader.
+public protocol ArchiveFieldReader: ~Copyable {
+    /// The decoder of the value being read, for what reads through `Decodable` (kept fields).
+    var decoder: any Decoder { get }
+
+    /// Whether the value has a field under the key at `index`.
+    func contains(_ index: Int) -> Bool
+
+    /// The version the value was stored with (see
+    /// ``ArchiveEvolution/decodeVersion(of:from:forKey:decoder:)``).
+    /// - Throws: `DecodingError.dataCorrupted` when it is newer than the type's or not an integer.
+    func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int
+    /// The value read as stored by an older version of the type, then migrated.
+    func migrate<Value: ArchiveMigrating>(_ type: Value.Type) throws -> Value
+    /// Reports that the property at `index`, marked `@ArchiveFallback`, keeps its initial value.
+    /// - Throws: `error`, when it is not one to fall back from.
+    func recordFallback(_ error: any Error, decoding type: Any.Type, at index: Int) throws
+
+    /// Reads a property that is not optional, as `decode(_:forKey:)` does; an optional spelled
+    /// another way (a `typealias`) reads `nil` from an absent key.
+    func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T
+    /// Reads a value that reads its own object (an `@Archivable` struct or final class).
+    func decode<T: ArchiveObjectDecodable>(_ type: T.Type, at index: Int) throws -> T
+    /// Reads an enum stored as its raw string.
+    func decode<T: ArchiveRawValueCodable>(_ type: T.Type, at index: Int) throws -> T
+    /// Reads a string.
+    func decode(_ type: String.Type, at index: Int) throws -> String
+    /// Reads an integer.
+    func decode(_ type: Int.Type, at index: Int) throws -> Int
+    /// Reads a 64-bit real.
+    func decode(_ type: Double.Type, at index: Int) throws -> Double
+    /// Reads a Boolean.
+    func decode(_ type: Bool.Type, at index: Int) throws -> Bool
+    /// Reads a date.
+    func decode(_ type: Date.Type, at index: Int) throws -> Date
+    /// Reads an array of strings.
+    func decode(_ type: [String].Type, at index: Int) throws -> [String]
+
+    /// Reads an optional property, as `decodeIfPresent(_:forKey:)` does: `nil` when the key is
+    /// absent or holds null.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T?
+    /// Reads an optional value that reads its own object.
+    func decodeIfPresent<T: ArchiveObjectDecodable>(_ type: T.Type, at index: Int) throws -> T?
+    /// Reads an optional enum stored as its raw string.
+    func decodeIfPresent<T: ArchiveRawValueCodable>(_ type: T.Type, at index: Int) throws -> T?
+    /// Reads an optional string.
+    func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String?
+
+    /// Reads a property that has an initial value: leaves `value` as it is when the key is absent
+    /// or holds null.
+    func decodeIfPresent<T: Decodable>(into value: inout T, at index: Int) throws
+    /// Reads a property that reads its own object and has an initial value.
+    func decodeIfPresent<T: ArchiveObjectDecodable>(into value: inout T, at index: Int) throws
+    /// Reads a property that has an initial value and an optional type not spelled so (a
+    /// `typealias`): as `decodeOptional(into:at:)`, which the compiler picks for it.
+    func decodeIfPresent<T: Decodable>(into value: inout T?, at index: Int) throws
+
+    /// Reads an optional property whose initial value is not `nil`: leaves `value` as it is when
+    /// the key is absent, sets it to `nil` when the key holds null.
+    func decodeOptional<T: Decodable>(into value: inout T?, at index: Int) throws
+    /// Reads an optional property that reads its own object and whose initial value is not `nil`.
+    func decodeOptional<T: ArchiveObjectDecodable>(into value: inout T?, at index: Int) throws
+}
+
+// The forms generated code calls: the type read is the property's, inferred (named last, so that
+// the most constrained overload wins, as it does for a parameter).
+extension ArchiveFieldReader where Self: ~Copyable {
+    /// The first of a property's keys the value holds, or the first when it holds none (so that
+    /// a missing value is reported under the current key).
+    /// - Parameter indices: The indices of the current key, then of the former ones.
+    /// - Returns: One of `indices`.
+    @inlinable
+    public func firstPresent(_ indices: Int...) -> Int {
+        for index in indices where self.contains(index) { return index }
+        return indices.first ?? 0
+    }
+
+    /// Reads a property that is not optional, of the type it is assigned to.
+    @inlinable
+    public func decode<T: Decodable>(at index: Int, as type: T.Type = T.self) throws -> T {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a value that reads its own object, of the type it is assigned to.
+    @inlinable
+    public func decode<T: ArchiveObjectDecodable>(at index: Int, as type: T.Type = T.self) throws -> T {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an enum stored as its raw string, of the type it is assigned to.
+    @inlinable
+    public func decode<T: ArchiveRawValueCodable>(at index: Int, as type: T.Type = T.self) throws -> T {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a string.
+    @inlinable
+    public func decode(at index: Int, as type: String.Type = String.self) throws -> String {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an integer.
+    @inlinable
+    public func decode(at index: Int, as type: Int.Type = Int.self) throws -> Int {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a 64-bit real.
+    @inlinable
+    public func decode(at index: Int, as type: Double.Type = Double.self) throws -> Double {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a Boolean.
+    @inlinable
+    public func decode(at index: Int, as type: Bool.Type = Bool.self) throws -> Bool {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a date.
+    @inlinable
+    public func decode(at index: Int, as type: Date.Type = Date.self) throws -> Date {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an array of strings.
+    @inlinable
+    public func decode(at index: Int, as type: [String].Type = [String].self) throws -> [String] {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an optional property, of the type it is assigned to.
+    @inlinable
+    public func decodeIfPresent<T: Decodable>(at index: Int, as type: T.Type = T.self) throws -> T? {
+        try self.decodeIfPresent(type, at: index)
+    }
+
+    /// Reads an optional value that reads its own object, of the type it is assigned to.
+    @inlinable
+    public func decodeIfPresent<T: ArchiveObjectDecodable>(at index: Int, as type: T.Type = T.self) throws -> T? {
+        try self.decodeIfPresent(type, at: index)
+    }
+
+    /// Reads an optional enum stored as its raw string, of the type it is assigned to.
+    @inlinable
+    public func decodeIfPresent<T: ArchiveRawValueCodable>(at index: Int, as type: T.Type = T.self) throws -> T? {
+        try self.decodeIfPresent(type, at: index)
+    }
+
+    /// Reads an optional string.
+    @inlinable
+    public func decodeIfPresent(at index: Int, as type: String.Type = String.self) throws -> String? {
+        try self.decodeIfPresent(type, at: index)
+    }
+}
