@@ -234,17 +234,15 @@ public struct ArchiveObjectReader: ~Copyable {
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         let reference = self.reference(at: index)
-        // An optional spelled so that the macro could not see it (a `typealias`): `nil` when absent,
-        // as `ArchiveEvolution.decode(from:forKey:)` reads it.
-        if reference < 0, let none = ArchiveEvolution.absentValue(of: type) { return none }
-        if reference >= 0, _ArchiveDecoder.isScalar(type),
+        if reference < 0 { return try self.decodeAbsent(type, at: index) }
+        if _ArchiveDecoder.isScalar(type),
             let object = self.withCoder({ $0.quickInlineScalar(at: reference) })
         {
             return try _ArchiveDecoder.exactScalar(type, object) {
                 try self.decodeValue(type, at: index, reference: reference)
             }
         }
-        if reference >= 0, _ArchiveDecoder.isScalarArray(type) {
+        if _ArchiveDecoder.isScalarArray(type) {
             let depth = self.node.depth + 1
             return try self.withCoder { coder in
                 try coder.quickScalarArray(type, at: reference, depth: depth) {
@@ -260,6 +258,17 @@ public struct ArchiveObjectReader: ~Copyable {
             )
         }
         return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// The value of an absent key: `nil` for an optional spelled so that the macro could not see
+    /// it (a `typealias`), as `ArchiveEvolution.decode(from:forKey:)` reads it, else
+    /// `DecodingError.keyNotFound`. Apart, so that `decode(_:at:)` never asks for the metadata of
+    /// `Optional<T>`, which unspecialised code would look up on every call (about 470
+    /// instructions).
+    @inline(never)
+    func decodeAbsent<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        if let none = ArchiveEvolution.absentValue(of: type) { return none }
+        return try self.decodeValue(type, at: index, reference: -1)
     }
 
     /// The raw string stored at a key, with its object, when `type` is an enum read from its raw
