@@ -133,14 +133,25 @@ extension ArchivableType {
 
     // MARK: The conformances that call it
 
-    /// `init(from:)`: the body, reading through the decoder's keyed container.
+    /// `init(from:)`: the body, reading through the decoder's keyed container: in the frame of
+    /// `read(from:_:)`, which gives the value to assign to `self`; a class, which cannot assign
+    /// `self`, and a struct with a `let` that has an initial value, which cannot assign it again,
+    /// with a reader that owns the container.
     func decodableInitializer() -> String {
-        Self.function(
-            "\(self.access)\(self.isClass ? "convenience " : "")init(from decoder: any Swift.Decoder) throws\(self.classWhereClause)",
-            [
+        let lines =
+            self.isClass || self.properties.contains(where: \.isLetWithInitialValue)
+            ? [
                 "var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)",
                 "try self.init(archiveFields: &reader)",
             ]
+            : [
+                "self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {",
+                "    try Self(archiveFields: &$0)",
+                "}",
+            ]
+        return Self.function(
+            "\(self.access)\(self.isClass ? "convenience " : "")init(from decoder: any Swift.Decoder) throws\(self.classWhereClause)",
+            lines
         )
     }
 
@@ -149,8 +160,9 @@ extension ArchivableType {
         Self.function(
             "\(self.access)func encode(to encoder: any Swift.Encoder) throws",
             [
-                "var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)",
-                "try self.encodeArchiveFields(to: &writer)",
+                "try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {",
+                "    try self.encodeArchiveFields(to: &$0)",
+                "}",
             ]
         )
     }

@@ -86,8 +86,9 @@ import Testing
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {

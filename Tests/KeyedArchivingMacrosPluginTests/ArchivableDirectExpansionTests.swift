@@ -74,13 +74,15 @@ import Testing
                     }
 
                     public init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -209,8 +211,9 @@ import Testing
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
@@ -303,13 +306,15 @@ import Testing
                     }
 
                     public init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -360,8 +365,9 @@ import Testing
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
@@ -416,13 +422,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {

@@ -42,13 +42,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -110,13 +112,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -177,13 +181,15 @@ import Testing
                     }
 
                     public init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -237,13 +243,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -295,13 +303,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -358,13 +368,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -424,13 +436,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -506,13 +520,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -563,13 +579,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -619,13 +637,15 @@ import Testing
                     }
 
                     package init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     package func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -690,13 +710,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -749,13 +771,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -836,8 +860,9 @@ import Testing
                     }
 
                     public func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
@@ -897,8 +922,9 @@ import Testing
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
@@ -972,8 +998,9 @@ import Testing
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
@@ -1031,13 +1058,15 @@ import Testing
                     }
 
                     init(from decoder: any Swift.Decoder) throws {
-                        var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)
-                        try self.init(archiveFields: &reader)
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
@@ -1103,8 +1132,9 @@ import Testing
                     }
 
                     func encode(to encoder: any Swift.Encoder) throws {
-                        var writer = KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>(encoder)
-                        try self.encodeArchiveFields(to: &writer)
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
                     }
 
                     private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {

@@ -225,6 +225,158 @@ public struct ArchiveObjectReader: ~Copyable {
         }
     }
 
+    /// Reads a number stored inline as a `Int8`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `Int8`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Int8.Type, at index: Int) throws -> Int8 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `Int16`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `Int16`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Int16.Type, at index: Int) throws -> Int16 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `Int32`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `Int32`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Int32.Type, at index: Int) throws -> Int32 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `Int64`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `Int64`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `UInt`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `UInt`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: UInt.Type, at index: Int) throws -> UInt {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `UInt8`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `UInt8`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: UInt8.Type, at index: Int) throws -> UInt8 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `UInt16`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `UInt16`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: UInt16.Type, at index: Int) throws -> UInt16 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `UInt32`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `UInt32`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: UInt32.Type, at index: Int) throws -> UInt32 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `UInt64`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `UInt64`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: UInt64.Type, at index: Int) throws -> UInt64 {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads a number stored inline as a `Float`, or through the general path (an `NSNumber`).
+    /// - Parameters:
+    ///   - type: `Float`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Float.Type, at index: Int) throws -> Float {
+        try self.decodeScalar(type, at: index)
+    }
+
+    /// Reads data, or an `NSData` object.
+    /// - Parameters:
+    ///   - type: `Data`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: Data.Type, at index: Int) throws -> Data {
+        try self.decodeArchiveForm(type, at: index)
+    }
+
+    /// Reads an `NSURL` object, or a string.
+    /// - Parameters:
+    ///   - type: `URL`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: URL.Type, at index: Int) throws -> URL {
+        try self.decodeArchiveForm(type, at: index)
+    }
+
+    /// Reads an `NSUUID` object, or a string.
+    /// - Parameters:
+    ///   - type: `UUID`.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    /// - Returns: The value.
+    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
+    public func decode(_ type: UUID.Type, at index: Int) throws -> UUID {
+        try self.decodeArchiveForm(type, at: index)
+    }
+
+    /// A number stored inline, read as `T` when it is exactly one, else through the general path.
+    @inline(__always)
+    private func decodeScalar<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        let reference = self.reference(at: index)
+        if reference >= 0, let object = self.withCoder({ $0.quickInlineScalar(at: reference) }) {
+            return try _ArchiveDecoder.exactScalar(type, object) {
+                try self.decodeValue(type, at: index, reference: reference)
+            }
+        }
+        return try self.decodeValue(type, at: index, reference: reference)
+    }
+
+    /// A type with an archive form of its own, read from the key's object without asking the
+    /// type's facts first.
+    @inline(__always)
+    private func decodeArchiveForm<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        let (object, uid, position) = try self.resolved(at: index, reference: self.reference(at: index))
+        return try self.withCoder {
+            try $0.decodeArchiveForm(type, object: object, uid: uid, at: position, reentrant: false)
+        }
+    }
+
     /// Reads any decodable value, as a keyed container's `decode(_:forKey:)` does: a type that
     /// reads its own object, a collection, or a value through its `init(from:)`.
     /// - Parameters:
@@ -409,8 +561,8 @@ public struct ArchiveObjectReader: ~Copyable {
         return try self.decodeInOwnForm(type, at: index)
     }
 
-    /// Reads `T` with the reader's own method for it when it has one (strings, arrays of strings,
-    /// dates), which a call from generic code would otherwise miss for the generic one.
+    /// Reads `T` with the reader's own method for it when it has one (the standard scalars, arrays
+    /// of strings), which a call from generic code would otherwise miss for the generic one.
     ///
     /// Inlinable, so that the choice is made where `T` is known, at no cost.
     @inlinable
@@ -418,6 +570,22 @@ public struct ArchiveObjectReader: ~Copyable {
         if T.self == String.self { return unsafeBitCast(try self.decode(String.self, at: index), to: T.self) }
         if T.self == [String].self { return unsafeBitCast(try self.decode([String].self, at: index), to: T.self) }
         if T.self == Date.self { return unsafeBitCast(try self.decode(Date.self, at: index), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try self.decode(Int.self, at: index), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try self.decode(Double.self, at: index), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try self.decode(Bool.self, at: index), to: T.self) }
+        if T.self == Int8.self { return unsafeBitCast(try self.decode(Int8.self, at: index), to: T.self) }
+        if T.self == Int16.self { return unsafeBitCast(try self.decode(Int16.self, at: index), to: T.self) }
+        if T.self == Int32.self { return unsafeBitCast(try self.decode(Int32.self, at: index), to: T.self) }
+        if T.self == Int64.self { return unsafeBitCast(try self.decode(Int64.self, at: index), to: T.self) }
+        if T.self == UInt.self { return unsafeBitCast(try self.decode(UInt.self, at: index), to: T.self) }
+        if T.self == UInt8.self { return unsafeBitCast(try self.decode(UInt8.self, at: index), to: T.self) }
+        if T.self == UInt16.self { return unsafeBitCast(try self.decode(UInt16.self, at: index), to: T.self) }
+        if T.self == UInt32.self { return unsafeBitCast(try self.decode(UInt32.self, at: index), to: T.self) }
+        if T.self == UInt64.self { return unsafeBitCast(try self.decode(UInt64.self, at: index), to: T.self) }
+        if T.self == Float.self { return unsafeBitCast(try self.decode(Float.self, at: index), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try self.decode(Data.self, at: index), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try self.decode(URL.self, at: index), to: T.self) }
+        if T.self == UUID.self { return unsafeBitCast(try self.decode(UUID.self, at: index), to: T.self) }
         return try self.decode(type, at: index)
     }
 

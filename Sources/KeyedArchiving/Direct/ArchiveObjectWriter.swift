@@ -120,6 +120,110 @@ public struct ArchiveObjectWriter: ~Copyable {
         self.set(.uid(self.withSession { $0.encodeStringArray(value) }.rawValue), at: index)
     }
 
+    /// Writes an integer, inline, as a keyed container stores a `Int8`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Int8, at index: Int) throws {
+        self.set(.integer(Int64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `Int16`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Int16, at index: Int) throws {
+        self.set(.integer(Int64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `Int32`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Int32, at index: Int) throws {
+        self.set(.integer(Int64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `Int64`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Int64, at index: Int) throws {
+        self.set(.integer(Int64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `UInt`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: UInt, at index: Int) throws {
+        self.set(.integer(UInt64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `UInt8`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: UInt8, at index: Int) throws {
+        self.set(.integer(UInt64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `UInt16`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: UInt16, at index: Int) throws {
+        self.set(.integer(UInt64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `UInt32`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: UInt32, at index: Int) throws {
+        self.set(.integer(UInt64(value)), at: index)
+    }
+
+    /// Writes an integer, inline, as a keyed container stores a `UInt64`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: UInt64, at index: Int) throws {
+        self.set(.integer(UInt64(value)), at: index)
+    }
+
+    /// Writes a 32-bit real, inline.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Float, at index: Int) throws {
+        self.set(.float(value), at: index)
+    }
+
+    /// Writes data as a data object, shared with equal data.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: Data, at index: Int) throws {
+        self.set(.uid(self.withSession { $0.table.leaf(value) }.rawValue), at: index)
+    }
+
+    /// Writes a URL as an `NSURL` object.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: URL, at index: Int) throws {
+        self.set(.uid(self.withSession { $0.table.addURL(value) }.rawValue), at: index)
+    }
+
+    /// Writes a UUID as an `NSUUID` object.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
+    public mutating func encode(_ value: UUID, at index: Int) throws {
+        self.set(.uid(self.withSession { $0.table.addUUID(value) }.rawValue), at: index)
+    }
+
     /// Writes an enum as its raw string, as the standard library's `encode(to:)` of a
     /// `RawRepresentable` type writes it; only for types that use that conformance.
     /// - Parameters:
@@ -223,7 +327,36 @@ public struct ArchiveObjectWriter: ~Copyable {
     /// - Throws: What `encode(_:at:)` throws for the value.
     @inlinable
     public mutating func encodeIfPresent<T: Encodable>(_ value: T?, at index: Int) throws {
-        if let value { try self.encode(value, at: index) } else { self.encodeNil(at: index) }
+        if let value { try self.encodeInOwnForm(value, at: index) } else { self.encodeNil(at: index) }
+    }
+
+    /// Writes `value` with the writer's own overload for its type when it has one (the standard
+    /// scalars, arrays of strings), which a call from generic code would otherwise miss for the
+    /// generic one.
+    ///
+    /// Inlinable, so that the choice is made where `T` is known, at no cost.
+    @inlinable
+    mutating func encodeInOwnForm<T: Encodable>(_ value: T, at index: Int) throws {
+        if T.self == String.self { return try self.encode(unsafeBitCast(value, to: String.self), at: index) }
+        if T.self == Int.self { return try self.encode(unsafeBitCast(value, to: Int.self), at: index) }
+        if T.self == Double.self { return try self.encode(unsafeBitCast(value, to: Double.self), at: index) }
+        if T.self == Bool.self { return try self.encode(unsafeBitCast(value, to: Bool.self), at: index) }
+        if T.self == Date.self { return try self.encode(unsafeBitCast(value, to: Date.self), at: index) }
+        if T.self == [String].self { return try self.encode(unsafeBitCast(value, to: [String].self), at: index) }
+        if T.self == Int8.self { return try self.encode(unsafeBitCast(value, to: Int8.self), at: index) }
+        if T.self == Int16.self { return try self.encode(unsafeBitCast(value, to: Int16.self), at: index) }
+        if T.self == Int32.self { return try self.encode(unsafeBitCast(value, to: Int32.self), at: index) }
+        if T.self == Int64.self { return try self.encode(unsafeBitCast(value, to: Int64.self), at: index) }
+        if T.self == UInt.self { return try self.encode(unsafeBitCast(value, to: UInt.self), at: index) }
+        if T.self == UInt8.self { return try self.encode(unsafeBitCast(value, to: UInt8.self), at: index) }
+        if T.self == UInt16.self { return try self.encode(unsafeBitCast(value, to: UInt16.self), at: index) }
+        if T.self == UInt32.self { return try self.encode(unsafeBitCast(value, to: UInt32.self), at: index) }
+        if T.self == UInt64.self { return try self.encode(unsafeBitCast(value, to: UInt64.self), at: index) }
+        if T.self == Float.self { return try self.encode(unsafeBitCast(value, to: Float.self), at: index) }
+        if T.self == Data.self { return try self.encode(unsafeBitCast(value, to: Data.self), at: index) }
+        if T.self == URL.self { return try self.encode(unsafeBitCast(value, to: URL.self), at: index) }
+        if T.self == UUID.self { return try self.encode(unsafeBitCast(value, to: UUID.self), at: index) }
+        try self.encode(value, at: index)
     }
 
     /// Writes an optional spelled so that the macro cannot see it is optional (through a

@@ -22,19 +22,59 @@ public import Foundation
 /// optional), with the evolution rules of ``ArchiveEvolution``: versions, migration, former keys,
 /// initial values kept when a key is absent, fallbacks.
 ///
-/// Inlinable, so that it is specialised with the body in the type's module.
-public struct ArchiveContainerFieldReader<Key: ArchiveFieldCodingKey>: ArchiveFieldReader {
+/// Inlinable, so that it is specialised with the body in the type's module. With
+/// ``read(from:_:)``, the container stays in its frame, which the reader points to: a reader
+/// holding the container itself (a type of the standard library whose size is known only at run
+/// time) would look up the container type's metadata each time it is destroyed, about 400
+/// instructions per value. A class's `init(from:)`, which cannot run its initializer in a closure,
+/// uses ``init(_:)``, whose reader owns a copy of the container on the heap.
+public struct ArchiveContainerFieldReader<Key: ArchiveFieldCodingKey>: ArchiveFieldReader, ~Copyable {
     /// The container the fields come from.
-    @usableFromInline let container: KeyedDecodingContainer<Key>
+    @usableFromInline let pointer: UnsafeMutablePointer<KeyedDecodingContainer<Key>>
+    /// Whether the reader allocated the container's storage, which it then frees.
+    @usableFromInline let ownsContainer: Bool
     /// The decoder of the value being read.
     public let decoder: any Decoder
 
-    /// Opens the keyed container of `decoder`'s value.
+    @inlinable
+    init(pointer: UnsafeMutablePointer<KeyedDecodingContainer<Key>>, ownsContainer: Bool, decoder: any Decoder) {
+        self.pointer = pointer
+        self.ownsContainer = ownsContainer
+        self.decoder = decoder
+    }
+
+    /// Opens the keyed container of `decoder`'s value, owned by the reader.
     /// - Throws: `DecodingError` when the value is not a keyed container.
     @inlinable
     public init(_ decoder: any Decoder) throws {
-        self.container = try decoder.container(keyedBy: Key.self)
-        self.decoder = decoder
+        let container = try decoder.container(keyedBy: Key.self)
+        let pointer = UnsafeMutablePointer<KeyedDecodingContainer<Key>>.allocate(capacity: 1)
+        pointer.initialize(to: container)
+        self.init(pointer: pointer, ownsContainer: true, decoder: decoder)
+    }
+
+    deinit {
+        guard self.ownsContainer else { return }
+        self.pointer.deinitialize(count: 1)
+        self.pointer.deallocate()
+    }
+
+    /// Opens the keyed container of `decoder`'s value and returns what `body` makes with a reader
+    /// of it.
+    /// - Throws: `DecodingError` when the value is not a keyed container; what `body` throws.
+    @inlinable
+    public static func read<Value>(from decoder: any Decoder, _ body: (inout Self) throws -> Value) throws -> Value {
+        var container = try decoder.container(keyedBy: Key.self)
+        return try withUnsafeMutablePointer(to: &container) { pointer in
+            var reader = Self(pointer: pointer, ownsContainer: false, decoder: decoder)
+            return try body(&reader)
+        }
+    }
+
+    /// The container, in place.
+    @inlinable
+    var container: KeyedDecodingContainer<Key> {
+        unsafeAddress { UnsafePointer(self.pointer) }
     }
 
     /// Whether the container has the key at `index`.

@@ -22,18 +22,38 @@ public import Foundation
 /// optional), with the evolution rules: the version only when the type has one, an optional with
 /// a non-`nil` initial value written as an explicit null, the kept unknown fields after the rest.
 ///
-/// Inlinable, so that it is specialised with the body in the type's module.
-public struct ArchiveContainerFieldWriter<Key: ArchiveFieldCodingKey>: ArchiveFieldWriter {
-    /// The container the fields go to.
-    @usableFromInline var container: KeyedEncodingContainer<Key>
+/// Inlinable, so that it is specialised with the body in the type's module. The container stays in
+/// the frame of ``write(to:_:)``, which the writer points to: a writer holding the container itself
+/// (a type of the standard library whose size is known only at run time) would look up the
+/// container type's metadata each time it is destroyed, about 400 instructions per value.
+public struct ArchiveContainerFieldWriter<Key: ArchiveFieldCodingKey>: ArchiveFieldWriter, ~Copyable {
+    /// The container the fields go to, in the frame of ``write(to:_:)``.
+    @usableFromInline let pointer: UnsafeMutablePointer<KeyedEncodingContainer<Key>>
     /// The encoder of the value, which writes the kept unknown fields.
     @usableFromInline let encoder: any Encoder
 
-    /// Opens the keyed container of `encoder`'s value.
     @inlinable
-    public init(_ encoder: any Encoder) {
-        self.container = encoder.container(keyedBy: Key.self)
+    init(pointer: UnsafeMutablePointer<KeyedEncodingContainer<Key>>, encoder: any Encoder) {
+        self.pointer = pointer
         self.encoder = encoder
+    }
+
+    /// Opens the keyed container of `encoder`'s value and runs `body` with a writer of it.
+    /// - Throws: What `body` throws.
+    @inlinable
+    public static func write(to encoder: any Encoder, _ body: (inout Self) throws -> Void) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try withUnsafeMutablePointer(to: &container) { pointer in
+            var writer = Self(pointer: pointer, encoder: encoder)
+            try body(&writer)
+        }
+    }
+
+    /// The container, in place.
+    @inlinable
+    var container: KeyedEncodingContainer<Key> {
+        unsafeAddress { UnsafePointer(self.pointer) }
+        nonmutating unsafeMutableAddress { self.pointer }
     }
 
     /// Writes the type's version, only when it differs from its `unversionedArchiveVersion`.

@@ -22,6 +22,11 @@ public import Foundation
 /// ``ArchiveContainerFieldReader`` reads through any `Decoder`'s keyed container, as synthesized
 /// `Codable` would. Both paths run one body, and so agree.
 ///
+/// The overloads for the standard scalars (every integer and floating-point type, `Bool`,
+/// `String`, `Date`, `Data`, `URL`, `UUID`), arrays of strings and the package's own conformances
+/// are there so that a reader can read them without a generic call; each reader must read them as
+/// its generic overload would. Those a reader does not implement default to the generic overload.
+///
 /// Requirements name the type read first; the body calls the forms that infer it from the
 /// property (`decode(at:as:)`), which the extension below gives every reader.
 public protocol ArchiveFieldReader: ~Copyable {
@@ -60,6 +65,32 @@ public protocol ArchiveFieldReader: ~Copyable {
     func decode(_ type: Date.Type, at index: Int) throws -> Date
     /// Reads an array of strings.
     func decode(_ type: [String].Type, at index: Int) throws -> [String]
+    /// Reads an 8-bit integer.
+    func decode(_ type: Int8.Type, at index: Int) throws -> Int8
+    /// Reads a 16-bit integer.
+    func decode(_ type: Int16.Type, at index: Int) throws -> Int16
+    /// Reads a 32-bit integer.
+    func decode(_ type: Int32.Type, at index: Int) throws -> Int32
+    /// Reads a 64-bit integer.
+    func decode(_ type: Int64.Type, at index: Int) throws -> Int64
+    /// Reads an unsigned integer.
+    func decode(_ type: UInt.Type, at index: Int) throws -> UInt
+    /// Reads an unsigned 8-bit integer.
+    func decode(_ type: UInt8.Type, at index: Int) throws -> UInt8
+    /// Reads an unsigned 16-bit integer.
+    func decode(_ type: UInt16.Type, at index: Int) throws -> UInt16
+    /// Reads an unsigned 32-bit integer.
+    func decode(_ type: UInt32.Type, at index: Int) throws -> UInt32
+    /// Reads an unsigned 64-bit integer.
+    func decode(_ type: UInt64.Type, at index: Int) throws -> UInt64
+    /// Reads a 32-bit real.
+    func decode(_ type: Float.Type, at index: Int) throws -> Float
+    /// Reads data.
+    func decode(_ type: Data.Type, at index: Int) throws -> Data
+    /// Reads a URL.
+    func decode(_ type: URL.Type, at index: Int) throws -> URL
+    /// Reads a UUID.
+    func decode(_ type: UUID.Type, at index: Int) throws -> UUID
 
     /// Reads an optional property, as `decodeIfPresent(_:forKey:)` does: `nil` when the key is
     /// absent or holds null.
@@ -85,6 +116,67 @@ public protocol ArchiveFieldReader: ~Copyable {
     func decodeOptional<T: Decodable>(into value: inout T?, at index: Int) throws
     /// Reads an optional property that reads its own object and whose initial value is not `nil`.
     func decodeOptional<T: ArchiveObjectDecodable>(into value: inout T?, at index: Int) throws
+}
+
+// The scalars a reader does not read itself go through its generic overload.
+extension ArchiveFieldReader where Self: ~Copyable {
+    /// Reads an 8-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: Int8.Type, at index: Int) throws -> Int8 { try self.decodeValue(type, at: index) }
+
+    /// Reads a 16-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: Int16.Type, at index: Int) throws -> Int16 { try self.decodeValue(type, at: index) }
+
+    /// Reads a 32-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: Int32.Type, at index: Int) throws -> Int32 { try self.decodeValue(type, at: index) }
+
+    /// Reads a 64-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 { try self.decodeValue(type, at: index) }
+
+    /// Reads an unsigned integer through the generic overload.
+    @inlinable
+    public func decode(_ type: UInt.Type, at index: Int) throws -> UInt { try self.decodeValue(type, at: index) }
+
+    /// Reads an unsigned 8-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: UInt8.Type, at index: Int) throws -> UInt8 { try self.decodeValue(type, at: index) }
+
+    /// Reads an unsigned 16-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: UInt16.Type, at index: Int) throws -> UInt16 { try self.decodeValue(type, at: index) }
+
+    /// Reads an unsigned 32-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: UInt32.Type, at index: Int) throws -> UInt32 { try self.decodeValue(type, at: index) }
+
+    /// Reads an unsigned 64-bit integer through the generic overload.
+    @inlinable
+    public func decode(_ type: UInt64.Type, at index: Int) throws -> UInt64 { try self.decodeValue(type, at: index) }
+
+    /// Reads a 32-bit real through the generic overload.
+    @inlinable
+    public func decode(_ type: Float.Type, at index: Int) throws -> Float { try self.decodeValue(type, at: index) }
+
+    /// Reads data through the generic overload.
+    @inlinable
+    public func decode(_ type: Data.Type, at index: Int) throws -> Data { try self.decodeValue(type, at: index) }
+
+    /// Reads a URL through the generic overload.
+    @inlinable
+    public func decode(_ type: URL.Type, at index: Int) throws -> URL { try self.decodeValue(type, at: index) }
+
+    /// Reads a UUID through the generic overload.
+    @inlinable
+    public func decode(_ type: UUID.Type, at index: Int) throws -> UUID { try self.decodeValue(type, at: index) }
+
+    /// Reads `type` with the generic overload, whatever overloads it has.
+    @inlinable
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        try self.decode(type, at: index)
+    }
 }
 
 // The forms generated code calls: the type read is the property's, inferred (named last, so that
@@ -151,6 +243,84 @@ extension ArchiveFieldReader where Self: ~Copyable {
     /// Reads an array of strings.
     @inlinable
     public func decode(at index: Int, as type: [String].Type = [String].self) throws -> [String] {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an 8-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: Int8.Type = Int8.self) throws -> Int8 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a 16-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: Int16.Type = Int16.self) throws -> Int16 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a 32-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: Int32.Type = Int32.self) throws -> Int32 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a 64-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: Int64.Type = Int64.self) throws -> Int64 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an unsigned integer.
+    @inlinable
+    public func decode(at index: Int, as type: UInt.Type = UInt.self) throws -> UInt {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an unsigned 8-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: UInt8.Type = UInt8.self) throws -> UInt8 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an unsigned 16-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: UInt16.Type = UInt16.self) throws -> UInt16 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an unsigned 32-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: UInt32.Type = UInt32.self) throws -> UInt32 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads an unsigned 64-bit integer.
+    @inlinable
+    public func decode(at index: Int, as type: UInt64.Type = UInt64.self) throws -> UInt64 {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a 32-bit real.
+    @inlinable
+    public func decode(at index: Int, as type: Float.Type = Float.self) throws -> Float {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads data.
+    @inlinable
+    public func decode(at index: Int, as type: Data.Type = Data.self) throws -> Data {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a URL.
+    @inlinable
+    public func decode(at index: Int, as type: URL.Type = URL.self) throws -> URL {
+        try self.decode(type, at: index)
+    }
+
+    /// Reads a UUID.
+    @inlinable
+    public func decode(at index: Int, as type: UUID.Type = UUID.self) throws -> UUID {
         try self.decode(type, at: index)
     }
 

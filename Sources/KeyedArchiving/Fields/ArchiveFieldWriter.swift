@@ -22,9 +22,11 @@ public import Foundation
 /// and ``ArchiveContainerFieldWriter`` writes the same calls to any `Encoder`'s keyed container,
 /// as synthesized `Codable` would. Both paths run one body, and so agree.
 ///
-/// The overloads for strings, numbers, Booleans, dates, arrays of strings and the package's own
-/// conformances are there so that a writer can store them without a generic call; every writer
-/// must store them as the generic overload would.
+/// The overloads for the standard scalars (every integer and floating-point type, `Bool`,
+/// `String`, `Date`, `Data`, `URL`, `UUID`), arrays of strings and the package's own conformances
+/// are there so that a writer can store them without a generic call; each writer must store them
+/// as its generic overload would. Those a writer does not implement default to the generic
+/// overload.
 public protocol ArchiveFieldWriter: ~Copyable {
     /// Writes the type's version, only when it differs from its `unversionedArchiveVersion`.
     mutating func encodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws
@@ -50,6 +52,32 @@ public protocol ArchiveFieldWriter: ~Copyable {
     mutating func encode(_ value: Date, at index: Int) throws
     /// Writes an array of strings.
     mutating func encode(_ value: [String], at index: Int) throws
+    /// Writes an 8-bit integer.
+    mutating func encode(_ value: Int8, at index: Int) throws
+    /// Writes a 16-bit integer.
+    mutating func encode(_ value: Int16, at index: Int) throws
+    /// Writes a 32-bit integer.
+    mutating func encode(_ value: Int32, at index: Int) throws
+    /// Writes a 64-bit integer.
+    mutating func encode(_ value: Int64, at index: Int) throws
+    /// Writes an unsigned integer.
+    mutating func encode(_ value: UInt, at index: Int) throws
+    /// Writes an unsigned 8-bit integer.
+    mutating func encode(_ value: UInt8, at index: Int) throws
+    /// Writes an unsigned 16-bit integer.
+    mutating func encode(_ value: UInt16, at index: Int) throws
+    /// Writes an unsigned 32-bit integer.
+    mutating func encode(_ value: UInt32, at index: Int) throws
+    /// Writes an unsigned 64-bit integer.
+    mutating func encode(_ value: UInt64, at index: Int) throws
+    /// Writes a 32-bit real.
+    mutating func encode(_ value: Float, at index: Int) throws
+    /// Writes data.
+    mutating func encode(_ value: Data, at index: Int) throws
+    /// Writes a URL.
+    mutating func encode(_ value: URL, at index: Int) throws
+    /// Writes a UUID.
+    mutating func encode(_ value: UUID, at index: Int) throws
 
     /// Writes an optional property, as `encodeIfPresent(_:forKey:)` does.
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, at index: Int) throws
@@ -68,6 +96,67 @@ public protocol ArchiveFieldWriter: ~Copyable {
 
     /// Writes the fields a decoding kept because the type did not know them, after its own.
     mutating func encodeUnknownFields(_ fields: ArchiveUnknownFields) throws
+}
+
+// The scalars a writer does not store itself go through its generic overload.
+extension ArchiveFieldWriter where Self: ~Copyable {
+    /// Writes an 8-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: Int8, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes a 16-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: Int16, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes a 32-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: Int32, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes a 64-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: Int64, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes an unsigned integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: UInt, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes an unsigned 8-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: UInt8, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes an unsigned 16-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: UInt16, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes an unsigned 32-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: UInt32, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes an unsigned 64-bit integer through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: UInt64, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes a 32-bit real through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: Float, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes data through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: Data, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes a URL through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: URL, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes a UUID through the generic overload.
+    @inlinable
+    public mutating func encode(_ value: UUID, at index: Int) throws { try self.encodeValue(value, at: index) }
+
+    /// Writes `value` with the generic overload, whatever overloads its type has.
+    @inlinable
+    mutating func encodeValue<T: Encodable>(_ value: T, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
 }
 
 // The forms for properties that have an initial value and are not optional: as `encode(_:at:)`.
@@ -123,6 +212,84 @@ extension ArchiveFieldWriter where Self: ~Copyable {
     /// Writes an array of strings, for a property that has an initial value.
     @inlinable
     public mutating func encodeDefaulted(_ value: [String], at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes an 8-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: Int8, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes a 16-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: Int16, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes a 32-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: Int32, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes a 64-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: Int64, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes an unsigned integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: UInt, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes an unsigned 8-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: UInt8, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes an unsigned 16-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: UInt16, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes an unsigned 32-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: UInt32, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes an unsigned 64-bit integer, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: UInt64, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes a 32-bit real, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: Float, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes data, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: Data, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes a URL, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: URL, at index: Int) throws {
+        try self.encode(value, at: index)
+    }
+
+    /// Writes a UUID, for a property that has an initial value.
+    @inlinable
+    public mutating func encodeDefaulted(_ value: UUID, at index: Int) throws {
         try self.encode(value, at: index)
     }
 }
