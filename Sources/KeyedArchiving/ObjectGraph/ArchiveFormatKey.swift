@@ -61,6 +61,9 @@ package enum ArchiveFormatKey {
     package static var nsBytes: StaticString { "NS.bytes" }
     /// A data object's bytes.
     package static var nsData: StaticString { "NS.data" }
+
+    /// The element at `index` of an ordered set (`NS.object.0`, `NS.object.1`, …).
+    package static func nsObject(at index: Int) -> String { "NS.object.\(index)" }
 }
 
 extension StaticString {

@@ -271,7 +271,7 @@ internal struct ArchiveResolver {
         if archivedClass.inherits(.orderedSet) {
             var values: [ArchivedValue] = []
             var index = 0
-            while let element = dictionary["NS.object.\(index)"] {
+            while let element = dictionary[ArchiveFormatKey.nsObject(at: index)] {
                 values.append(try self.resolveField(element))
                 size = Self.add(size, self.lastSize)
                 index += 1

@@ -47,11 +47,11 @@ public struct KeyedArchiveTablePrinter: Sendable {
     /// - Complexity: O(*n*) in the size of the archive.
     public func string(from archive: KeyedArchive) -> String {
         var output = TreeOutput(indentation: 2, maximumDataPreviewCount: self.maximumDataPreviewCount)
-        output.appendASCII("$archiver: \"\(KeyedArchive.archiverName)\"")
+        output.appendASCII("\(ArchiveFormatKey.archiver): \"\(KeyedArchive.archiverName)\"")
         output.startLine(depth: 0)
-        output.appendASCII("$version: \(KeyedArchive.formatVersion)")
+        output.appendASCII("\(ArchiveFormatKey.version): \(KeyedArchive.formatVersion)")
         output.startLine(depth: 0)
-        output.appendASCII("$top (")
+        output.appendASCII("\(ArchiveFormatKey.top) (")
         output.appendCount(archive.top.count, "key", "keys")
         output.appendASCII(")")
         for entry in archive.top {
@@ -60,7 +60,7 @@ public struct KeyedArchiveTablePrinter: Sendable {
             Self.appendInline(entry.value, to: &output)
         }
         output.startLine(depth: 0)
-        output.appendASCII("$objects (")
+        output.appendASCII("\(ArchiveFormatKey.objects) (")
         output.appendCount(archive.objects.count, "object", "objects")
         output.appendASCII(")")
         for (index, object) in archive.objects.enumerated() {
