@@ -115,7 +115,10 @@ extension _ArchiveDecoder {
             return ArchiveElements(references: references)
         case .orderedSet:
             var references: [Int] = []
-            while let found = session.reader.position(ofKey: ArchiveFormatKey.nsObject(at: references.count), in: dictionary) {
+            while let found = session.reader.position(
+                ofKey: ArchiveFormatKey.nsObject(at: references.count),
+                in: dictionary
+            ) {
                 references.append(session.reader.value(of: dictionary, at: found))
             }
             return ArchiveElements(references: references)

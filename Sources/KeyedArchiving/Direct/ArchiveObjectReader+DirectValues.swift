@@ -42,18 +42,6 @@ extension ArchiveObjectReader {
         return try self.decode(type, at: index)
     }
 
-    /// Reads a property that reads its own object and has an initial value: leaves `value` as it is
-    /// when the key is absent or holds `nil`, as
-    /// ``ArchiveEvolution/decodeIfPresent(into:from:forKey:)-(T,_,_)`` does.
-    /// - Parameters:
-    ///   - value: The property.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
-    @inlinable
-    public func decodeIfPresent<T: ArchiveObjectDecodable>(into value: inout T, at index: Int) throws {
-        if let decoded = try self.decodeIfPresent(T.self, at: index) { value = decoded }
-    }
-
     /// Reads an optional property that reads its own object and whose initial value is not `nil`:
     /// leaves `value` as it is when the key is absent, sets it to `nil` when the key holds `nil`,
     /// as ``ArchiveEvolution/decodeOptional(into:from:forKey:)`` does.

@@ -225,131 +225,79 @@ public struct ArchiveObjectReader: ~Copyable {
         }
     }
 
-    /// Reads a number stored inline as a `Int8`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `Int8`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `Int8`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int8.Type, at index: Int) throws -> Int8 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `Int16`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `Int16`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `Int16`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int16.Type, at index: Int) throws -> Int16 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `Int32`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `Int32`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `Int32`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int32.Type, at index: Int) throws -> Int32 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `Int64`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `Int64`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `Int64`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `UInt`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `UInt`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `UInt`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt.Type, at index: Int) throws -> UInt {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `UInt8`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `UInt8`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `UInt8`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt8.Type, at index: Int) throws -> UInt8 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `UInt16`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `UInt16`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `UInt16`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt16.Type, at index: Int) throws -> UInt16 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `UInt32`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `UInt32`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `UInt32`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt32.Type, at index: Int) throws -> UInt32 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `UInt64`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `UInt64`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `UInt64`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt64.Type, at index: Int) throws -> UInt64 {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads a number stored inline as a `Float`, or through the general path (an `NSNumber`).
-    /// - Parameters:
-    ///   - type: `Float`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads a number stored inline as a `Float`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Float.Type, at index: Int) throws -> Float {
         try self.decodeScalar(type, at: index)
     }
 
-    /// Reads data, or an `NSData` object.
-    /// - Parameters:
-    ///   - type: `Data`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads data, or an `NSData` object. (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Data.Type, at index: Int) throws -> Data {
         try self.decodeArchiveForm(type, at: index)
     }
 
-    /// Reads an `NSURL` object, or a string.
-    /// - Parameters:
-    ///   - type: `URL`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads an `NSURL` object, or a string. (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: URL.Type, at index: Int) throws -> URL {
         try self.decodeArchiveForm(type, at: index)
     }
 
-    /// Reads an `NSUUID` object, or a string.
-    /// - Parameters:
-    ///   - type: `UUID`.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Returns: The value.
+    /// Reads an `NSUUID` object, or a string. (`index`: its key's in the type's ``ArchiveObjectKeys``).
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UUID.Type, at index: Int) throws -> UUID {
         try self.decodeArchiveForm(type, at: index)
@@ -603,35 +551,6 @@ public struct ArchiveObjectReader: ~Copyable {
         guard case .uid(let uid) = try self.stored(at: reference, at: position) else { return false }
         guard uid.rawValue != 0 else { return true }
         return try self.withCoder { coder in coder.isNil(try coder.object(at: uid, at: position), uid: uid) }
-    }
-
-    /// Reads an optional property that has an initial value: leaves `value` as it is when the key
-    /// is absent or holds `nil`, as ``ArchiveEvolution/decodeIfPresent(into:from:forKey:)-(T,_,_)`` does.
-    /// - Parameters:
-    ///   - value: The property.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Throws: `DecodingError`, as `decodeIfPresent(_:forKey:)` does.
-    @inlinable
-    public func decodeIfPresent<T: Decodable>(into value: inout T, at index: Int) throws {
-        if T.self == String.self {
-            if let decoded = try self.decodeIfPresent(String.self, at: index) {
-                value = unsafeBitCast(decoded, to: T.self)
-            }
-            return
-        }
-        if let decoded = try self.decodeIfPresent(T.self, at: index) { value = decoded }
-    }
-
-    /// Reads an optional property that has an initial value, spelled so that the macro cannot see
-    /// it is optional (through a `typealias`, say): as `decodeOptional(into:at:)` reads it, which
-    /// the compiler picks for it here.
-    /// - Parameters:
-    ///   - value: The property.
-    ///   - index: The index of its key in the type's ``ArchiveObjectKeys``.
-    /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
-    @inlinable
-    public func decodeIfPresent<T: Decodable>(into value: inout T?, at index: Int) throws {
-        try self.decodeOptional(into: &value, at: index)
     }
 
     /// Reads an optional property whose initial value is not `nil`: leaves `value` as it is when

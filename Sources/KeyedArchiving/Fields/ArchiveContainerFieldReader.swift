@@ -195,26 +195,6 @@ public struct ArchiveContainerFieldReader<Key: ArchiveFieldCodingKey>: ArchiveFi
         try self.container.decodeIfPresent(type, forKey: Key(archiveField: index))
     }
 
-    /// Reads a property that has an initial value: leaves `value` as it is when the key is absent
-    /// or holds null.
-    @inlinable
-    public func decodeIfPresent<T: Decodable>(into value: inout T, at index: Int) throws {
-        try ArchiveEvolution.decodeIfPresent(into: &value, from: self.container, forKey: Key(archiveField: index))
-    }
-
-    /// Reads a property that reads its own object and has an initial value.
-    @inlinable
-    public func decodeIfPresent<T: ArchiveObjectDecodable>(into value: inout T, at index: Int) throws {
-        if let decoded = try self.decodeIfPresent(T.self, at: index) { value = decoded }
-    }
-
-    /// Reads a property with an initial value whose optional type is not spelled so, as
-    /// `decodeOptional(into:at:)` does.
-    @inlinable
-    public func decodeIfPresent<T: Decodable>(into value: inout T?, at index: Int) throws {
-        try self.decodeOptional(into: &value, at: index)
-    }
-
     /// Reads an optional property whose initial value is not `nil`: leaves `value` as it is when
     /// the key is absent, sets it to `nil` when the key holds null.
     @inlinable

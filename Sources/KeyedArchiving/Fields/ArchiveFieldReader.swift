@@ -102,15 +102,6 @@ public protocol ArchiveFieldReader: ~Copyable {
     /// Reads an optional string.
     func decodeIfPresent(_ type: String.Type, at index: Int) throws -> String?
 
-    /// Reads a property that has an initial value: leaves `value` as it is when the key is absent
-    /// or holds null.
-    func decodeIfPresent<T: Decodable>(into value: inout T, at index: Int) throws
-    /// Reads a property that reads its own object and has an initial value.
-    func decodeIfPresent<T: ArchiveObjectDecodable>(into value: inout T, at index: Int) throws
-    /// Reads a property that has an initial value and an optional type not spelled so (a
-    /// `typealias`): as `decodeOptional(into:at:)`, which the compiler picks for it.
-    func decodeIfPresent<T: Decodable>(into value: inout T?, at index: Int) throws
-
     /// Reads an optional property whose initial value is not `nil`: leaves `value` as it is when
     /// the key is absent, sets it to `nil` when the key holds null.
     func decodeOptional<T: Decodable>(into value: inout T?, at index: Int) throws
@@ -322,6 +313,32 @@ extension ArchiveFieldReader where Self: ~Copyable {
     @inlinable
     public func decode(at index: Int, as type: UUID.Type = UUID.self) throws -> UUID {
         try self.decode(type, at: index)
+    }
+
+    /// Reads a property that has an initial value: leaves `value` as it is when the key is absent
+    /// or holds null.
+    @inlinable
+    public func decodeIfPresent<T: Decodable>(into value: inout T, at index: Int) throws {
+        if T.self == String.self {
+            if let decoded = try self.decodeIfPresent(String.self, at: index) {
+                value = unsafeBitCast(decoded, to: T.self)
+            }
+            return
+        }
+        if let decoded = try self.decodeIfPresent(T.self, at: index) { value = decoded }
+    }
+
+    /// Reads a property that reads its own object and has an initial value.
+    @inlinable
+    public func decodeIfPresent<T: ArchiveObjectDecodable>(into value: inout T, at index: Int) throws {
+        if let decoded = try self.decodeIfPresent(T.self, at: index) { value = decoded }
+    }
+
+    /// Reads a property that has an initial value and an optional type not spelled so (a
+    /// `typealias`): as `decodeOptional(into:at:)`, which the compiler picks for it here.
+    @inlinable
+    public func decodeIfPresent<T: Decodable>(into value: inout T?, at index: Int) throws {
+        try self.decodeOptional(into: &value, at: index)
     }
 
     /// Reads an optional property, of the type it is assigned to.
