@@ -154,13 +154,23 @@ struct ArchivableDiagnostic: DiagnosticMessage, Error {
         id: "previousVersionIsItself"
     )
 
-    /// A stored property or enum case inside `#if`, which the expansion would not archive.
+    /// An enum case, or the `ArchiveUnknownFields` property, inside `#if`.
     static let memberInsideIfConfig = Self(
         message:
-            "'@Archivable' does not yet archive stored properties or cases declared inside '#if'; "
-            + "declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value",
+            "'@Archivable' does not archive enum cases or the 'ArchiveUnknownFields' property declared "
+            + "inside '#if'; declare it outside the '#if' block",
         id: "memberInsideIfConfig"
     )
+
+    /// A property declared in several `#if` clauses, not the same way in each.
+    static func conditionalMemberDiffers(_ name: String) -> Self {
+        Self(
+            message:
+                "'\(name)' is declared in several '#if' clauses with different keys, attributes or "
+                + "initial values; declare it the same way in each, so that one set of rules archives it",
+            id: "conditionalMemberDiffers"
+        )
+    }
 
     /// A version argument on an enum.
     static let versionOnEnum = Self(

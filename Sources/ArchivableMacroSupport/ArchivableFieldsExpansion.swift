@@ -58,7 +58,7 @@ extension ArchivableType {
             case .optional: method = "encodeIfPresent"
             case .defaulted, .optionalDefaulted: method = "encodeDefaulted"
             }
-            lines.append("try writer.\(method)(self.\(property.name), at: \(index + 1))")
+            lines += Self.conditioned(property, ["try writer.\(method)(self.\(property.name), at: \(index + 1))"])
         }
         if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
             lines.append("try writer.encodeUnknownFields(self.\(unknown.name))")
@@ -82,7 +82,8 @@ extension ArchivableType {
                 lines.append("    let migrated = try reader.migrate(Self.self)")
                 for property in self.properties where !property.isLetWithInitialValue {
                     guard !property.isLazy else { continue }
-                    lines.append("    self.\(property.name) = migrated.\(property.name)")
+                    lines += Self.conditioned(property, ["self.\(property.name) = migrated.\(property.name)"])
+                        .map { "    \($0)" }
                 }
             } else {
                 lines.append("    self = try reader.migrate(Self.self)")
@@ -106,29 +107,50 @@ extension ArchivableType {
             case .optionalDefaulted: statement = "try reader.decodeOptional(into: &self.\(property.name), at: \(key))"
             }
             guard property.isFallback else {
-                lines.append(statement)
+                lines += Self.conditioned(property, [statement])
                 continue
             }
-            lines += [
-                "do {",
-                "    \(statement)",
-                "} catch {",
-                "    try reader.recordFallback(error, decoding: Self.self, at: \(indices[0]))",
-                "}",
-            ]
+            lines += Self.conditioned(
+                property,
+                [
+                    "do {",
+                    "    \(statement)",
+                    "} catch {",
+                    "    try reader.recordFallback(error, decoding: Self.self, at: \(indices[0]))",
+                    "}",
+                ]
+            )
         }
         if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
-            var keys = coded.flatMap(\.keys)
-            keys.append(self.arguments.versionKeyString)
-            let list = keys.map(CodingKeyNames.literal).joined(separator: ", ")
-            lines.append(
-                "self.\(unknown.name) = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: [\(list)])"
-            )
+            lines += self.unknownFieldsStatements(unknown)
         }
         return Self.function(
             "private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws\(self.classWhereClause)",
             lines
         )
+    }
+
+    /// The statements that read the kept unknown fields: every key but the type's own, those of a
+    /// property under `#if` only where it is declared (elsewhere its value is kept as unknown).
+    private func unknownFieldsStatements(_ unknown: ArchivedProperty) -> [String] {
+        let coded = self.properties.filter(\.isCoded)
+        var keys = coded.filter { $0.condition == nil }.flatMap(\.keys)
+        keys.append(self.arguments.versionKeyString)
+        let list = keys.map(CodingKeyNames.literal).joined(separator: ", ")
+        let read = "self.\(unknown.name) = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: "
+        let conditional = coded.filter { $0.condition != nil }
+        guard !conditional.isEmpty else { return [read + "[\(list)])"] }
+        var lines = ["var knownKeys: Swift.Set<Swift.String> = [\(list)]"]
+        for property in conditional {
+            lines += Self.conditioned(property, property.keys.map { "knownKeys.insert(\(CodingKeyNames.literal($0)))" })
+        }
+        return lines + [read + "knownKeys)"]
+    }
+
+    /// `lines` under the compilation condition of `property`, if it has one.
+    static func conditioned(_ property: ArchivedProperty, _ lines: [String]) -> [String] {
+        guard let condition = property.condition else { return lines }
+        return ["#if \(condition)"] + lines + ["#endif"]
     }
 
     // MARK: The conformances that call it

@@ -193,7 +193,7 @@ struct ArchivableType {
                 }
                 self.cases += cases
             } else if let ifConfig = decl.as(IfConfigDeclSyntax.self) {
-                valid = Self.checkConditionalMembers(ifConfig, diagnostics: &diagnostics) && valid
+                valid = self.addConditionalMembers(ifConfig, under: nil, diagnostics: &diagnostics) && valid
             } else if let initializer = decl.as(InitializerDeclSyntax.self) {
                 self.declaresInitializer = true
                 let labels = initializer.signature.parameterClause.parameters.map(\.firstName.text)
@@ -216,28 +216,45 @@ struct ArchivableType {
         return valid
     }
 
-    /// Refuses what an expansion would leave out of the archive without a word: a stored property
-    /// that is not `@ArchiveIgnored`, or an enum case, in any clause of `ifConfig` (nested ones
-    /// too). Static and computed properties, methods and ignored properties may stay there.
-    private static func checkConditionalMembers(
+    /// Adds the stored properties of every clause of `ifConfig` (nested ones too), each under
+    /// its clause's condition: the generated code reads and writes it under the same condition.
+    /// A property declared the same way in several clauses (`#if os(iOS)` … `#else` …) is one
+    /// property under either condition. Refuses what the expansion cannot carry over: an enum
+    /// case, the `ArchiveUnknownFields` property, a property declared differently in two clauses.
+    private mutating func addConditionalMembers(
         _ ifConfig: IfConfigDeclSyntax,
+        under outer: String?,
         diagnostics: inout [Diagnostic]
     ) -> Bool {
         var valid = true
+        var previous: [String] = []
         for clause in ifConfig.clauses {
+            var parts = previous.map { "!(\($0))" }
+            if let condition = clause.condition?.trimmedDescription {
+                parts.append("(\(condition))")
+                previous.append(condition)
+            }
+            let own = parts.joined(separator: " && ")
+            let condition = outer.map { own.isEmpty ? $0 : "(\($0)) && \(own)" } ?? own
             guard case .decls(let members) = clause.elements else { continue }
             for member in members {
                 let decl = member.decl
                 if let nested = decl.as(IfConfigDeclSyntax.self) {
-                    valid = Self.checkConditionalMembers(nested, diagnostics: &diagnostics) && valid
+                    valid = self.addConditionalMembers(nested, under: condition, diagnostics: &diagnostics) && valid
                 } else if let variable = decl.as(VariableDeclSyntax.self) {
-                    // Its own diagnostics would repeat once the property is moved out; only whether
-                    // it is archived matters here.
-                    var ignored: [Diagnostic] = []
-                    let properties = ArchivedProperty.parse(variable, diagnostics: &ignored) ?? []
-                    guard properties.contains(where: { !$0.isIgnored }) else { continue }
-                    diagnostics.append(ArchivableDiagnostic.memberInsideIfConfig.diagnose(at: variable))
-                    valid = false
+                    guard let properties = ArchivedProperty.parse(variable, diagnostics: &diagnostics) else {
+                        valid = false
+                        continue
+                    }
+                    for var property in properties where !property.isIgnored {
+                        guard !property.isUnknownFields else {
+                            diagnostics.append(ArchivableDiagnostic.memberInsideIfConfig.diagnose(at: variable))
+                            valid = false
+                            continue
+                        }
+                        property.condition = condition.isEmpty ? nil : condition
+                        valid = self.addConditional(property, at: variable, diagnostics: &diagnostics) && valid
+                    }
                 } else if decl.is(EnumCaseDeclSyntax.self) {
                     diagnostics.append(ArchivableDiagnostic.memberInsideIfConfig.diagnose(at: decl))
                     valid = false
@@ -245,6 +262,29 @@ struct ArchivableType {
             }
         }
         return valid
+    }
+
+    /// Adds a property declared under a condition, or widens the condition of the same property
+    /// declared in another clause; `false` when that one is declared differently.
+    private mutating func addConditional(
+        _ property: ArchivedProperty,
+        at variable: VariableDeclSyntax,
+        diagnostics: inout [Diagnostic]
+    ) -> Bool {
+        guard let index = self.properties.firstIndex(where: { $0.name == property.name }) else {
+            self.properties.append(property)
+            return true
+        }
+        let existing = self.properties[index]
+        guard let first = existing.condition, let second = property.condition, existing.keys == property.keys,
+            existing.rule == property.rule, existing.isFallback == property.isFallback,
+            existing.isLet == property.isLet, existing.isLazy == property.isLazy
+        else {
+            diagnostics.append(ArchivableDiagnostic.conditionalMemberDiffers(property.name).diagnose(at: variable))
+            return false
+        }
+        self.properties[index].condition = "(\(first)) || (\(second))"
+        return true
     }
 
     /// The name a nested type declaration declares.

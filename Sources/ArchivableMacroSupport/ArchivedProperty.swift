@@ -47,6 +47,9 @@ struct ArchivedProperty {
     var isUnknownFields: Bool
     /// Whether it carries an attribute that is not this package's, such as a property wrapper.
     var hasOtherAttributes = false
+    /// The compilation condition it is declared under (`#if` clauses, nested ones joined with
+    /// `&&`; the same property in several clauses joined with `||`), or `nil` when it has none.
+    var condition: String?
 
     /// Whether the property starts with a value: an initializer, or `nil` for an optional `var`.
     var hasInitialValue: Bool {

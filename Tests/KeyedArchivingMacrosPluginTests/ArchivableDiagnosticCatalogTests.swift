@@ -30,10 +30,10 @@ import Testing
         var testDescription: String { self.name }
     }
 
-    /// The error on an archived member inside `#if`.
+    /// The error on an enum case or the unknown fields inside `#if`.
     static let ifConfigMessage =
-        "'@Archivable' does not yet archive stored properties or cases declared inside '#if'; "
-        + "declare it outside the '#if' block, or mark it '@ArchiveIgnored' with an initial value"
+        "'@Archivable' does not archive enum cases or the 'ArchiveUnknownFields' property declared "
+        + "inside '#if'; declare it outside the '#if' block"
 
     static let misuses: [Misuse] = [
         Misuse(
@@ -109,26 +109,37 @@ import Testing
             messages: ["an 'ArchiveUnknownFields' property must be a 'var' with an initial value"]
         ),
         Misuse(
-            name: "stored property inside #if",
-            source: "@Archivable\nstruct Cat {\n    var name = \"\"\n    #if DEBUG\n    var note = \"\"\n    #endif\n}",
-            messages: [Self.ifConfigMessage]
-        ),
-        Misuse(
-            name: "stored property in a nested #if's #else",
+            name: "unknown fields inside #if",
             source: """
                 @Archivable
                 struct Cat {
+                    var name = ""
                     #if os(iOS)
-                    static let limit = 1
                     #else
                     #if DEBUG
-                    #else
-                    var note: String?
+                    var extra = ArchiveUnknownFields()
                     #endif
                     #endif
                 }
                 """,
             messages: [Self.ifConfigMessage]
+        ),
+        Misuse(
+            name: "a property declared differently in two #if clauses",
+            source: """
+                @Archivable
+                struct Cat {
+                    #if os(iOS)
+                    var note: String
+                    #else
+                    var note = ""
+                    #endif
+                }
+                """,
+            messages: [
+                "'note' is declared in several '#if' clauses with different keys, attributes or initial values; "
+                    + "declare it the same way in each, so that one set of rules archives it"
+            ]
         ),
         Misuse(
             name: "enum case inside #if",

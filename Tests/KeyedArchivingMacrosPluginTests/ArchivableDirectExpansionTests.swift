@@ -666,4 +666,128 @@ import Testing
             direct: true
         )
     }
+
+    /// Properties inside `#if`: each field's statements under its condition (nested blocks joined
+    /// with `&&`, a property declared in two clauses under either), and the known keys of the
+    /// unknown fields only where a property is declared.
+    @Test func conditionalProperties() {
+        assertArchivable(
+            #"""
+            @Archivable
+            struct Cat {
+                var name: String
+                #if os(iOS)
+                #if DEBUG
+                var note: String?
+                #endif
+                #elseif os(macOS)
+                var level = 1
+                #else
+                var level = 2
+                #endif
+                var unknownFields = ArchiveUnknownFields()
+            }
+            """#,
+            expandedSource: #"""
+                struct Cat {
+                    var name: String
+                    #if os(iOS)
+                    #if DEBUG
+                    var note: String?
+                    #endif
+                    #elseif os(macOS)
+                    var level = 1
+                    #else
+                    var level = 2
+                    #endif
+                    var unknownFields = ArchiveUnknownFields()
+                }
+
+                nonisolated extension Cat: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
+                        case name
+                        case note
+                        case level
+                        case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .name
+                            case 2:
+                                self = .note
+                            case 3:
+                                self = .level
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
+                    }
+
+                    init(from decoder: any Swift.Decoder) throws {
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.name = try reader.decode(at: 1)
+                        #if ((os(iOS))) && (DEBUG)
+                        self.note = try reader.decodeIfPresent(at: 2)
+                        #endif
+                        #if (!(os(iOS)) && (os(macOS))) || (!(os(iOS)) && !(os(macOS)))
+                        try reader.decodeIfPresent(into: &self.level, at: 3)
+                        #endif
+                        var knownKeys: Swift.Set<Swift.String> = ["name", "archiveVersion"]
+                        #if ((os(iOS))) && (DEBUG)
+                        knownKeys.insert("note")
+                        #endif
+                        #if (!(os(iOS)) && (os(macOS))) || (!(os(iOS)) && !(os(macOS)))
+                        knownKeys.insert("level")
+                        #endif
+                        self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: knownKeys)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.name, at: 1)
+                        #if ((os(iOS))) && (DEBUG)
+                        try writer.encodeIfPresent(self.note, at: 2)
+                        #endif
+                        #if (!(os(iOS)) && (os(macOS))) || (!(os(iOS)) && !(os(macOS)))
+                        try writer.encodeDefaulted(self.level, at: 3)
+                        #endif
+                        try writer.encodeUnknownFields(self.unknownFields)
+                    }
+                }
+
+                nonisolated extension Cat: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                nonisolated extension Cat: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
+                    static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
+                        KeyedArchiving.ArchiveObjectKeys(["archiveVersion", "name", "note", "level"])
+                    }
+
+                    func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                        try self.encodeArchiveFields(to: &writer)
+                    }
+
+                    init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws {
+                        try self.init(archiveFields: &reader)
+                    }
+                }
+                """#,
+            direct: true
+        )
+    }
 }

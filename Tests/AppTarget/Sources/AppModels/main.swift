@@ -123,3 +123,24 @@ struct Speaker: Equatable {
 let speaker = Speaker()
 let speakerCopy = try KeyedArchiveDecoder().decode(Speaker.self, from: KeyedArchiveEncoder().encode(speaker))
 check(speakerCopy == speaker, "a struct with a property wrapper and an #if block")
+
+/// Stored properties inside `#if` blocks: archived where their condition holds.
+@Archivable
+struct Platformed: Equatable {
+    var name = "a"
+    #if canImport(Foundation)
+    var visits = 2
+    #else
+    var visits = 0
+    #endif
+    #if os(Windows)
+    var drive = "C:"
+    #endif
+}
+
+let platformed = Platformed(name: "b", visits: 3)
+let platformedCopy = try KeyedArchiveDecoder().decode(
+    Platformed.self,
+    from: KeyedArchiveEncoder().encode(platformed)
+)
+check(platformedCopy == platformed, "a struct with stored properties inside #if blocks")
