@@ -60,7 +60,7 @@ public struct ArchiveContainerFieldReader<Key: ArchiveFieldCodingKey>: ArchiveFi
     }
 
     /// Opens the keyed container of `decoder`'s value and returns what `body` makes with a reader
-    /// of it.
+    /// of it, valid only during `body`.
     /// - Throws: `DecodingError` when the value is not a keyed container; what `body` throws.
     @inlinable
     public static func read<Value>(from decoder: any Decoder, _ body: (inout Self) throws -> Value) throws -> Value {

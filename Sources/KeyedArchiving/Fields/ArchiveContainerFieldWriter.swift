@@ -38,7 +38,8 @@ public struct ArchiveContainerFieldWriter<Key: ArchiveFieldCodingKey>: ArchiveFi
         self.encoder = encoder
     }
 
-    /// Opens the keyed container of `encoder`'s value and runs `body` with a writer of it.
+    /// Opens the keyed container of `encoder`'s value and runs `body` with a writer of it, valid
+    /// only during `body`.
     /// - Throws: What `body` throws.
     @inlinable
     public static func write(to encoder: any Encoder, _ body: (inout Self) throws -> Void) throws {
