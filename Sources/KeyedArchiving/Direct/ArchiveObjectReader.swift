@@ -225,79 +225,89 @@ public struct ArchiveObjectReader: ~Copyable {
         }
     }
 
-    /// Reads a number stored inline as a `Int8`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `Int8` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int8.Type, at index: Int) throws -> Int8 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `Int16`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `Int16` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int16.Type, at index: Int) throws -> Int16 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `Int32`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `Int32` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int32.Type, at index: Int) throws -> Int32 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `Int64`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `Int64` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `UInt`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `UInt` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt.Type, at index: Int) throws -> UInt {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `UInt8`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `UInt8` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt8.Type, at index: Int) throws -> UInt8 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `UInt16`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `UInt16` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt16.Type, at index: Int) throws -> UInt16 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `UInt32`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `UInt32` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt32.Type, at index: Int) throws -> UInt32 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `UInt64`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `UInt64` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UInt64.Type, at index: Int) throws -> UInt64 {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads a number stored inline as a `Float`, or through the general path (an `NSNumber`). (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads a `Float` stored inline, or through the general path (an `NSNumber`), at the
+    /// index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Float.Type, at index: Int) throws -> Float {
-        try self.decodeScalar(type, at: index)
+        try self.decodeScalar(type, at: index, reference: self.reference(at: index))
     }
 
-    /// Reads data, or an `NSData` object. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads data, or an `NSData` object, at the index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: Data.Type, at index: Int) throws -> Data {
         try self.decodeArchiveForm(type, at: index)
     }
 
-    /// Reads an `NSURL` object, or a string. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `NSURL` object, or a string, at the index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: URL.Type, at index: Int) throws -> URL {
         try self.decodeArchiveForm(type, at: index)
     }
 
-    /// Reads an `NSUUID` object, or a string. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Reads an `NSUUID` object, or a string, at the index of its key in the type's ``ArchiveObjectKeys``.
     /// - Throws: `DecodingError`, as `decode(_:forKey:)` does.
     public func decode(_ type: UUID.Type, at index: Int) throws -> UUID {
         try self.decodeArchiveForm(type, at: index)
@@ -305,8 +315,7 @@ public struct ArchiveObjectReader: ~Copyable {
 
     /// A number stored inline, read as `T` when it is exactly one, else through the general path.
     @inline(__always)
-    private func decodeScalar<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
-        let reference = self.reference(at: index)
+    private func decodeScalar<T: Decodable>(_ type: T.Type, at index: Int, reference: Int) throws -> T {
         if reference >= 0, let object = self.withCoder({ $0.quickInlineScalar(at: reference) }) {
             return try _ArchiveDecoder.exactScalar(type, object) {
                 try self.decodeValue(type, at: index, reference: reference)
@@ -335,13 +344,7 @@ public struct ArchiveObjectReader: ~Copyable {
     public func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         let reference = self.reference(at: index)
         if reference < 0 { return try self.decodeAbsent(type, at: index) }
-        if _ArchiveDecoder.isScalar(type),
-            let object = self.withCoder({ $0.quickInlineScalar(at: reference) })
-        {
-            return try _ArchiveDecoder.exactScalar(type, object) {
-                try self.decodeValue(type, at: index, reference: reference)
-            }
-        }
+        if _ArchiveDecoder.isScalar(type) { return try self.decodeScalar(type, at: index, reference: reference) }
         if _ArchiveDecoder.isScalarArray(type) {
             let depth = self.node.depth + 1
             return try self.withCoder { coder in

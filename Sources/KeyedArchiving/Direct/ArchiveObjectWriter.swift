@@ -120,67 +120,77 @@ public struct ArchiveObjectWriter: ~Copyable {
         self.set(.uid(self.withSession { $0.encodeStringArray(value) }.rawValue), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `Int8`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `Int8` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: Int8, at index: Int) throws {
         self.set(.integer(Int64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `Int16`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `Int16` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: Int16, at index: Int) throws {
         self.set(.integer(Int64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `Int32`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `Int32` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: Int32, at index: Int) throws {
         self.set(.integer(Int64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `Int64`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `Int64` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: Int64, at index: Int) throws {
         self.set(.integer(Int64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `UInt`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `UInt` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: UInt, at index: Int) throws {
         self.set(.integer(UInt64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `UInt8`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `UInt8` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: UInt8, at index: Int) throws {
         self.set(.integer(UInt64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `UInt16`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `UInt16` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: UInt16, at index: Int) throws {
         self.set(.integer(UInt64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `UInt32`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `UInt32` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: UInt32, at index: Int) throws {
         self.set(.integer(UInt64(value)), at: index)
     }
 
-    /// Writes an integer, inline, as a keyed container stores a `UInt64`. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes an `UInt64` inline, as a keyed container stores it, at the index of its key in the
+    /// type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: UInt64, at index: Int) throws {
         self.set(.integer(UInt64(value)), at: index)
     }
 
-    /// Writes a 32-bit real, inline. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes a 32-bit real, inline, at the index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: Float, at index: Int) throws {
         self.set(.float(value), at: index)
     }
 
-    /// Writes data as a data object, shared with equal data. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes data as a data object, shared with equal data, at the index of its key in the type's
+    /// ``ArchiveObjectKeys``.
     public mutating func encode(_ value: Data, at index: Int) throws {
         self.set(.uid(self.withSession { $0.table.leaf(value) }.rawValue), at: index)
     }
 
-    /// Writes a URL as an `NSURL` object. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes a URL as an `NSURL` object, at the index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: URL, at index: Int) throws {
         self.set(.uid(self.withSession { $0.table.addURL(value) }.rawValue), at: index)
     }
 
-    /// Writes a UUID as an `NSUUID` object. (`index`: its key's in the type's ``ArchiveObjectKeys``).
+    /// Writes a UUID as an `NSUUID` object, at the index of its key in the type's ``ArchiveObjectKeys``.
     public mutating func encode(_ value: UUID, at index: Int) throws {
         self.set(.uid(self.withSession { $0.table.addUUID(value) }.rawValue), at: index)
     }
