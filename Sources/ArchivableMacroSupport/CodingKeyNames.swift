@@ -69,11 +69,16 @@ struct CodingKeyNames: Equatable {
     /// `String` raw values only when it has cases.
     func declaration(named typeName: String, access: String = "private ") -> String {
         guard !self.cases.isEmpty else { return "\(access)enum \(typeName): Swift.CodingKey {}" }
-        let lines = self.cases.map { item in
+        return "\(access)enum \(typeName): Swift.String, Swift.CodingKey {\n" + self.caseLines() + "\n}"
+    }
+
+    /// The cases' declarations, one a line, indented: a raw value where the key is not the name.
+    private func caseLines() -> String {
+        self.cases.map { item in
             item.rawValue == Self.bare(item.name)
                 ? "    case \(item.name)" : "    case \(item.name) = \(Self.literal(item.rawValue))"
         }
-        return "\(access)enum \(typeName): Swift.String, Swift.CodingKey {\n" + lines.joined(separator: "\n") + "\n}"
+        .joined(separator: "\n")
     }
 
     /// The declaration of a struct's or class's `CodingKeys`, whose cases are its fields: each
@@ -86,12 +91,8 @@ struct CodingKeyNames: Equatable {
             switchLines.append("        case \(index + 1): self = .\(item.name)")
         }
         switchLines += ["        default: self = .\(version)", "        }", "    }"]
-        let lines = self.cases.map { item in
-            item.rawValue == Self.bare(item.name)
-                ? "    case \(item.name)" : "    case \(item.name) = \(Self.literal(item.rawValue))"
-        }
         return "private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {\n"
-            + lines.joined(separator: "\n") + "\n\n" + switchLines.joined(separator: "\n") + "\n}"
+            + self.caseLines() + "\n\n" + switchLines.joined(separator: "\n") + "\n}"
     }
 
     /// `text` as a Swift string literal.
