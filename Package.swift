@@ -144,7 +144,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchiveStorageTests",
-            dependencies: ["ArchiveStorage", "KeyedArchiving", "PropertyLists", "TestSupport", "storage-probe"]
+            dependencies: [
+                "ArchiveStorage", "KeyedArchiving", "PropertyLists", "TestSupport", "storage-probe",
+                // SQLite's errors, to check how the backend reports them.
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+            ]
         ),
         .testTarget(
             name: "karchiveTests",

@@ -77,6 +77,8 @@ extension ArchiveStorageError {
             case nestedWrite
             case storeClosed
             case lockTimeout
+            case suspended
+            case protectedDataUnavailable
         }
 
         private let base: Base
@@ -126,6 +128,14 @@ extension ArchiveStorageError {
         /// Another writer (thread, instance or process) held the entry's write lock longer than
         /// 60 seconds, SQLite's busy timeout; nothing was written.
         public static let lockTimeout = Code(.lockTimeout)
+        /// The store instance is suspended (``ArchiveStore/suspend(timeout:)``), so it takes no lock:
+        /// call ``ArchiveStore/resume()`` first. Nothing was written.
+        public static let suspended = Code(.suspended)
+        /// The store's files are protected (``ArchiveStoreConfiguration/fileProtection``) and the
+        /// device is locked, so they cannot be read or written now; try again once protected data
+        /// is available (UIKit's `protectedDataDidBecomeAvailableNotification`). Apple platforms
+        /// with data protection only.
+        public static let protectedDataUnavailable = Code(.protectedDataUnavailable)
 
         public var description: String { self.base.rawValue }
     }

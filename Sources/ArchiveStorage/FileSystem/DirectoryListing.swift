@@ -97,6 +97,15 @@ enum DirectoryListing {
         throw DurableFile.failure("unlink", path: path)
     }
 
+    /// Whether opening the file at `path` for reading fails with `EPERM`: what a protected file
+    /// gives while the device is locked.
+    static func isOpenRefused(atPath path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno == EPERM }
+        _ = close(descriptor)
+        return false
+    }
+
     /// Whether something exists at `path`.
     static func fileExists(atPath path: String) -> Bool {
         access(path, F_OK) == 0

@@ -171,15 +171,27 @@ enum DurableFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// An ``ArchiveStorageError/Code/fileSystem`` error for the current `errno`.
-    /// ``ArchiveStorageError/Code/readOnly`` when `errno` is `EROFS`.
+    /// An error for the current `errno`, of the code ``code(forSystemError:hasDataProtection:)``
+    /// gives.
     static func failure(_ call: String, path: String) -> ArchiveStorageError {
         let code = errno
         return ArchiveStorageError(
-            code == EROFS ? .readOnly : .fileSystem,
+            Self.code(forSystemError: code, hasDataProtection: ArchiveFileProtection.isEnforced),
             path: path,
             underlying: SystemError(code: code, call: call)
         )
+    }
+
+    /// The code of a failed system call's error: ``ArchiveStorageError/Code/readOnly`` for
+    /// `EROFS`; ``ArchiveStorageError/Code/protectedDataUnavailable`` for `EPERM` where the
+    /// platform has data protection (the error a protected file gives while the device is locked);
+    /// otherwise ``ArchiveStorageError/Code/fileSystem``.
+    static func code(forSystemError code: Int32, hasDataProtection: Bool) -> ArchiveStorageError.Code {
+        switch code {
+        case EROFS: .readOnly
+        case EPERM where hasDataProtection: .protectedDataUnavailable
+        default: .fileSystem
+        }
     }
 
     /// Writes the buffer fully; returns 0 or the `errno` of the failed write.

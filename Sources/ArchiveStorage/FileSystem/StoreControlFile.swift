@@ -77,6 +77,10 @@ final class StoreControlFile: @unchecked Sendable {
     /// How writers lock their stripes: ``LockingScheme/native`` but in tests.
     let lockingScheme: LockingScheme
 
+    /// The suspension of the store instance that opened the file: no lock is taken while it is
+    /// suspended, and every lock held counts as one of its operations.
+    let suspension: StoreSuspension
+
     /// How writers lock the stripes of the control file.
     enum LockingScheme: Sendable {
         /// A byte-range lock per stripe, owned by the open file description (`F_OFD_SETLK`):
@@ -102,11 +106,13 @@ final class StoreControlFile: @unchecked Sendable {
     init(
         directory: String,
         lockTimeout: Double = 60,
-        lockingScheme: LockingScheme = .native
+        lockingScheme: LockingScheme = .native,
+        suspension: StoreSuspension = StoreSuspension()
     ) throws(ArchiveStorageError) {
         self.path = directory + "/" + Self.fileName
         self.lockTimeout = lockTimeout
         self.lockingScheme = lockingScheme
+        self.suspension = suspension
         var descriptor = open(self.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         var isReadOnly = false
         if descriptor < 0, errno == EROFS {
@@ -224,14 +230,18 @@ final class StoreControlFile: @unchecked Sendable {
             )
         }
         defer { _ = Self.holders.withLock { $0.remove(holder) } }
-        let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
-        defer { _ = close(descriptor) }
-        // The byte-range locks of one open file description never conflict with each other; a
-        // whole-file lock (where the system has no such locks) covers every stripe at once.
-        let deadline = ContinuousClock.now + .seconds(self.lockTimeout)
-        for stripe in stripes where try self.lock(descriptor, stripe: stripe, until: deadline) == .wholeFile { break }
-        return try body()
+        return try self.suspension.run(path: self.path) { () throws(ArchiveStorageError) in
+            let descriptor = open(self.path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { throw DurableFile.failure("open", path: self.path) }
+            defer { _ = close(descriptor) }
+            // The byte-range locks of one open file description never conflict with each other; a
+            // whole-file lock (where the system has no such locks) covers every stripe at once.
+            let deadline = ContinuousClock.now + .seconds(self.lockTimeout)
+            for stripe in stripes where try self.lock(descriptor, stripe: stripe, until: deadline) == .wholeFile {
+                break
+            }
+            return try body()
+        }
     }
 
     /// The threads of this process that hold write locks, each with the control file's path.
@@ -300,8 +310,10 @@ final class StoreControlFile: @unchecked Sendable {
     #endif
 
     /// Sleeps `pause` microseconds and doubles it (up to 5 ms), or throws
-    /// ``ArchiveStorageError/Code/lockTimeout`` past `deadline`.
+    /// ``ArchiveStorageError/Code/lockTimeout`` past `deadline`, or
+    /// ``ArchiveStorageError/Code/suspended`` once the store is suspended.
     private func pause(_ pause: inout UInt32, until deadline: ContinuousClock.Instant) throws(ArchiveStorageError) {
+        try self.suspension.checkNotSuspended(path: self.path)
         guard ContinuousClock.now < deadline else {
             throw ArchiveStorageError(
                 .lockTimeout,

@@ -33,6 +33,9 @@ final class SQLiteEntryTable: EntryTable {
     /// Whether the database is on a read-only file system: it is opened read-only, and every
     /// write throws ``ArchiveStorageError/Code/readOnly``.
     let isReadOnly: Bool
+    /// The suspension of the store instance that opened the database: no statement runs while it
+    /// is suspended, and suspending it interrupts the writer's.
+    let suspension: StoreSuspension
 
     /// Opens the database in `directory`, creating it and its tables if needed.
     ///
@@ -49,9 +52,15 @@ final class SQLiteEntryTable: EntryTable {
     ///   the file is not a database, ``ArchiveStorageError/Code/unsupportedSchemaVersion`` when a
     ///   newer release laid out its tables, ``ArchiveStorageError/Code/readOnly`` when a
     ///   read-only database lacks its tables, or ``ArchiveStorageError/Code/database``.
-    init(directory: String, isDurable: Bool, tracksByteCount: Bool) throws(ArchiveStorageError) {
+    init(
+        directory: String,
+        isDurable: Bool,
+        tracksByteCount: Bool,
+        suspension: StoreSuspension = StoreSuspension()
+    ) throws(ArchiveStorageError) {
         let path = directory + "/" + entryTableFileName
         self.path = path
+        self.suspension = suspension
         let isReadOnly = DirectoryListing.isOnReadOnlyFileSystem(directory)
         self.isReadOnly = isReadOnly
         // Without a `-shm` file, SQLite opens a WAL database on read-only media only as immutable.
@@ -74,7 +83,9 @@ final class SQLiteEntryTable: EntryTable {
             for (name, value) in pragmas { try db.execute(sql: "PRAGMA \(name) = \(value)") }
         }
         do {
-            self.writer = try DatabaseQueue(path: location, configuration: configuration)
+            let writer = try DatabaseQueue(path: location, configuration: configuration)
+            self.writer = writer
+            suspension.addInterrupter { writer.interrupt() }
             try self.layOut(isReadOnly: isReadOnly)
         } catch {
             throw Self.failure(error, path: path)
@@ -451,24 +462,52 @@ final class SQLiteEntryTable: EntryTable {
 
     // MARK: Errors
 
-    /// Runs `body`, turning SQLite's errors into ``ArchiveStorageError``.
+    /// Runs `body` as an operation of the store's ``suspension``, turning SQLite's errors into
+    /// ``ArchiveStorageError``.
     func access<R>(_ body: () throws -> R) throws(ArchiveStorageError) -> R {
-        do {
-            return try body()
-        } catch {
-            throw Self.failure(error, path: self.path)
+        try self.suspension.run(path: self.path) { () throws(ArchiveStorageError) in
+            do {
+                return try body()
+            } catch {
+                throw Self.failure(error, path: self.path, isSuspended: self.suspension.isSuspended)
+            }
         }
     }
 
     /// `error` as an ``ArchiveStorageError`` about the database at `path`: damage is
-    /// ``ArchiveStorageError/Code/corruptStore``, any other SQLite error
-    /// ``ArchiveStorageError/Code/database``.
-    static func failure(_ error: any Error, path: String) -> ArchiveStorageError {
+    /// ``ArchiveStorageError/Code/corruptStore``; a statement interrupted by suspending the store
+    /// (`isSuspended`) ``ArchiveStorageError/Code/suspended``; where the platform has data
+    /// protection (`hasDataProtection`), `SQLITE_AUTH`, and an I/O or open error while the file
+    /// refuses to open (`isOpenRefused`), ``ArchiveStorageError/Code/protectedDataUnavailable``;
+    /// any other SQLite error ``ArchiveStorageError/Code/database``.
+    static func failure(
+        _ error: any Error,
+        path: String,
+        isSuspended: Bool = false,
+        hasDataProtection: Bool = ArchiveFileProtection.isEnforced,
+        isOpenRefused: (String) -> Bool = DirectoryListing.isOpenRefused(atPath:)
+    ) -> ArchiveStorageError {
         if let error = error as? ArchiveStorageError { return error }
         guard let error = error as? DatabaseError else {
             return ArchiveStorageError(.database, path: path, reason: "\(error)", underlying: error)
         }
-        switch error.resultCode {
+        let code = error.resultCode
+        if isSuspended, code == .SQLITE_INTERRUPT || code == .SQLITE_ABORT {
+            var failure = StoreSuspension.suspendedError(path: path)
+            failure.underlying = error
+            return failure
+        }
+        if hasDataProtection,
+            code == .SQLITE_AUTH || ((code == .SQLITE_IOERR || code == .SQLITE_CANTOPEN) && isOpenRefused(path))
+        {
+            return ArchiveStorageError(
+                .protectedDataUnavailable,
+                path: path,
+                reason: "the database is protected and the device is locked",
+                underlying: error
+            )
+        }
+        switch code {
         case .SQLITE_READONLY:
             return ArchiveStorageError(
                 .readOnly,

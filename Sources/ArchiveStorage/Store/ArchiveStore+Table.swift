@@ -29,11 +29,13 @@ extension ArchiveStore {
     /// An existing store keeps its backend: a database file means SQLite; a control file without
     /// one means files (every files store has one); only an empty directory takes `backend`.
     /// `tracksByteCount`: the store has a disk byte limit (see `SQLiteEntryTable.trackByteCount()`).
+    /// The table's statements are operations of `suspension`.
     static func openTable(
         directory: String,
         backend: ArchiveStoreBackend,
         isDurable: Bool,
-        tracksByteCount: Bool
+        tracksByteCount: Bool,
+        suspension: StoreSuspension
     ) throws(ArchiveStorageError) -> (any EntryTable)? {
         let hasDatabase = DirectoryListing.fileExists(atPath: directory + "/" + entryTableFileName)
         let hasControl = DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName)
@@ -42,7 +44,8 @@ extension ArchiveStore {
         return try SQLiteEntryTable(
             directory: directory,
             isDurable: isDurable,
-            tracksByteCount: tracksByteCount
+            tracksByteCount: tracksByteCount,
+            suspension: suspension
         )
         #else
         throw ArchiveStorageError(

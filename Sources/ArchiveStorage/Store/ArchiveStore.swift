@@ -107,15 +107,21 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
             formats[format.identifier] = format
         }
         try DirectoryListing.createDirectory(atPath: path)
+        let suspension = StoreSuspension()
         // Before the control file of a new store, whose presence tells an existing files store.
-        let (table, control, moveCount) = try StoreMove.open(directory: path) { () throws(ArchiveStorageError) in
+        let (table, control, moveCount) = try StoreMove.open(directory: path, suspension: suspension) {
+            () throws(ArchiveStorageError) in
             try Self.openTable(
                 directory: path,
                 backend: configuration.backend,
                 isDurable: configuration.isDurable,
-                tracksByteCount: configuration.diskByteLimit != nil
+                tracksByteCount: configuration.diskByteLimit != nil,
+                suspension: suspension
             )
         }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        try configuration.fileProtection.apply(toStoreAt: path)
+        #endif
         self.table = table
         self.control = control
         self.moveCount = moveCount

@@ -59,6 +59,15 @@ public struct ArchiveStoreConfiguration: Sendable {
     /// with `synchronous = NORMAL`).
     public var isDurable: Bool = true
 
+    /// The data-protection class of the store's files on the Apple platforms that have data
+    /// protection; ignored elsewhere. Defaults to
+    /// ``ArchiveFileProtection/completeUntilFirstUserAuthentication``, so that an app can use the
+    /// store in the background once the device has been unlocked after a restart.
+    ///
+    /// Opening the store sets it on the store's directory, which its new files inherit, and on the
+    /// files already there when it changed. See ``ArchiveFileProtection``.
+    public var fileProtection: ArchiveFileProtection = .completeUntilFirstUserAuthentication
+
     /// The most bytes of entries the store keeps on disk; `nil` (the default) for no limit.
     ///
     /// On the files backend it counts the entry files (their ``ArchiveEntryInfo/byteCount``); on

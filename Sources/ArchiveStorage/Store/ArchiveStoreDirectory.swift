@@ -35,6 +35,7 @@ public struct ArchiveStoreDirectory: Sendable, Hashable {
         case applicationSupport
         case caches
         case path(String)
+        case appGroup(String)
     }
 
     private let base: Base
@@ -57,6 +58,22 @@ public struct ArchiveStoreDirectory: Sendable, Hashable {
         ArchiveStoreDirectory(base: .path(url.path(percentEncoded: false)))
     }
 
+    #if canImport(Darwin)
+    /// Application Support in the shared container of the App Group `identifier`, which an app
+    /// and its extensions (or several apps of one team) can all reach: `Library/Application
+    /// Support` in the URL `FileManager`'s `containerURL(forSecurityApplicationGroupIdentifier:)`
+    /// returns.
+    ///
+    /// The app needs the App Groups entitlement naming the group; without it, opening a store
+    /// throws ``ArchiveStorageError/Code/invalidConfiguration``. Processes sharing a store are
+    /// safe with either backend (see <doc:StoringValues>); on iOS, call
+    /// ``ArchiveStore/suspend(timeout:)`` before the app is suspended, so that it holds no file
+    /// lock another process may wait for.
+    public static func appGroup(_ identifier: String) -> ArchiveStoreDirectory {
+        ArchiveStoreDirectory(base: .appGroup(identifier))
+    }
+    #endif
+
     /// The folder's path, resolved with the given environment variables.
     func resolvedPath(environment: [String: String]) throws(ArchiveStorageError) -> String {
         switch self.base {
@@ -77,7 +94,31 @@ public struct ArchiveStoreDirectory: Sendable, Hashable {
             #else
             return try Self.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache", environment: environment)
             #endif
+        case .appGroup(let identifier):
+            #if canImport(Darwin)
+            let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier)
+            return try Self.appGroupPath(identifier: identifier, container: container?.path(percentEncoded: false))
+            #else
+            return try Self.appGroupPath(identifier: identifier, container: nil)
+            #endif
         }
+    }
+
+    /// Application Support in the App Group container at `container`, or
+    /// ``ArchiveStorageError/Code/invalidConfiguration`` when the group has none (`nil`: the app
+    /// lacks the entitlement, or the platform has no App Groups).
+    static func appGroupPath(identifier: String, container: String?) throws(ArchiveStorageError) -> String {
+        guard !identifier.isEmpty else {
+            throw ArchiveStorageError(.invalidConfiguration, reason: "the App Group identifier is empty")
+        }
+        guard let container, container.hasPrefix("/") else {
+            throw ArchiveStorageError(
+                .invalidConfiguration,
+                reason: "no container for the App Group \"\(identifier)\": add it to the app's App Groups entitlement"
+            )
+        }
+        let base = container.hasSuffix("/") ? String(container.dropLast()) : container
+        return base + "/Library/Application Support"
     }
 
     #if canImport(Darwin)

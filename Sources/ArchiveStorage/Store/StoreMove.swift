@@ -341,7 +341,8 @@ final class StoreMove {
     // MARK: Opening
 
     /// Opens the control file of the store in `directory` and, with `openTable`, its entry table,
-    /// so that no move runs in between; returns them with the move count the store notes.
+    /// so that no move runs in between; returns them with the move count the store notes. The
+    /// control file's locks are operations of `suspension`.
     ///
     /// An existing store is detected between two reads of an even move count: equal, no move
     /// began in between (a move makes the count odd before it copies anything), so the store
@@ -352,11 +353,12 @@ final class StoreMove {
     /// before the move throw ``ArchiveStorageError/Code/storeMoved``.
     static func open<Table>(
         directory: String,
+        suspension: StoreSuspension,
         openTable: () throws(ArchiveStorageError) -> Table
     ) throws(ArchiveStorageError) -> (table: Table, control: StoreControlFile, moveCount: UInt64) {
         while true {
             if DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName) {
-                let control = try StoreControlFile(directory: directory)
+                let control = try StoreControlFile(directory: directory, suspension: suspension)
                 let before = control.moveCount
                 if before & 1 == 0 {
                     let table = try openTable()
@@ -376,7 +378,7 @@ final class StoreMove {
                     return nil
                 }
                 let table = try openTable()
-                return (table, try StoreControlFile(directory: directory))
+                return (table, try StoreControlFile(directory: directory, suspension: suspension))
             }
             guard let (table, control) = created else { continue }
             // A move can only have run in between if another process created the store and moved
