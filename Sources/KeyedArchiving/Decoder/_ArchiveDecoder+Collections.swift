@@ -107,8 +107,9 @@ extension _ArchiveDecoder {
             var references: [Int] = []
             references.reserveCapacity(count)
             for index in 0..<count {
-                guard let found = session.reader.position(ofKey: "NS.object\(index)", in: dictionary) else {
-                    throw self.unexpected("an NSCountedSet without NS.object\(index)", object, uid, position)
+                let key = ArchiveFormatKey.nsCountedObject(at: index)
+                guard let found = session.reader.position(ofKey: key, in: dictionary) else {
+                    throw self.unexpected("an NSCountedSet without \(key)", object, uid, position)
                 }
                 references.append(session.reader.value(of: dictionary, at: found))
             }

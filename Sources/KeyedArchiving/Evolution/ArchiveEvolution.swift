@@ -282,29 +282,12 @@ public enum ArchiveEvolution {
     /// around a decoding.
     @TaskLocal package static var rootVersion: Int?
 
-    /// The version a value was stored with: the integer under `key`; when it is absent, for the
-    /// root value of a versioned type (one whose `archiveVersion` is not its
-    /// `unversionedArchiveVersion`), the version the data stores beside it (the `schemaVersion` of
-    /// `$top`, an `ArchiveStore` entry's schema version); else `Value.unversionedArchiveVersion`.
-    /// - Throws: `DecodingError.dataCorrupted` when the stored version is newer than
-    ///   `Value.archiveVersion` (its underlying error has the code
-    ///   ``KeyedArchiveError/Code/typeVersionTooNew``), or is not an integer.
-    @inlinable
-    public static func decodeVersion<Value: ArchiveVersioned, Key: CodingKey>(
-        of type: Value.Type,
-        from container: KeyedDecodingContainer<Key>,
-        forKey key: Key,
-        decoder: any Decoder
-    ) throws -> Int {
-        // Every value of every `@Archivable` struct and class comes here: the usual case, no stored
-        // version, costs one key lookup.
-        let stored = container.contains(key) ? try container.decodeIfPresent(Int.self, forKey: key) : nil
-        return try Self.version(stored: stored, of: Value.self, decoder: decoder, at: container.codingPath + [key])
-    }
-
-    /// The version of a value that stored `stored` (`nil` for none), as
-    /// ``decodeVersion(of:from:forKey:decoder:)`` finds it; the direct path's reader applies the
-    /// same rule.
+    /// The version a value was stored with, given the integer it stored (`stored`, `nil` for
+    /// none): the rule of every reader's ``ArchiveFieldReader/decodeVersion(of:at:)``. When it
+    /// stored none, the root value of a versioned type (one whose `archiveVersion` is not its
+    /// `unversionedArchiveVersion`) takes the version the data stores beside it (the
+    /// `schemaVersion` of `$top`, an `ArchiveStore` entry's schema version); any other value
+    /// `Value.unversionedArchiveVersion`.
     /// - Parameters:
     ///   - belowRoot: Whether the value is known not to be the root, which alone takes the root's
     ///     version: the direct path knows it from its depth, and skips the task-local read.

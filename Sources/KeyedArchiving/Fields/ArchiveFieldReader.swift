@@ -36,8 +36,10 @@ public protocol ArchiveFieldReader: ~Copyable {
     /// Whether the value has a field under the key at `index`.
     func contains(_ index: Int) -> Bool
 
-    /// The version the value was stored with (see
-    /// ``ArchiveEvolution/decodeVersion(of:from:forKey:decoder:)``).
+    /// The version the value was stored with: the integer under the key at `index`; when it is
+    /// absent, for the root value of a versioned type (one whose `archiveVersion` is not its
+    /// `unversionedArchiveVersion`), the version the data stores beside it (the `schemaVersion`
+    /// of `$top`, an `ArchiveStore` entry's schema version); else `Value.unversionedArchiveVersion`.
     /// - Throws: `DecodingError.dataCorrupted` when it is newer than the type's or not an integer.
     func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int
     /// The value read as stored by an older version of the type, then migrated.

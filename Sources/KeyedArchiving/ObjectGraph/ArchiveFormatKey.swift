@@ -64,6 +64,10 @@ package enum ArchiveFormatKey {
 
     /// The element at `index` of an ordered set (`NS.object.0`, `NS.object.1`, …).
     package static func nsObject(at index: Int) -> String { "NS.object.\(index)" }
+
+    /// The element at `index` of a counted set (`NS.object0`, `NS.object1`, …: no dot, as
+    /// Apple's `NSCountedSet` writes them).
+    package static func nsCountedObject(at index: Int) -> String { "NS.object\(index)" }
 }
 
 extension StaticString {

@@ -11,8 +11,7 @@
 // The reader's forms of ``ArchiveEvolution``'s rules, which generated `init(archiveObject:)`
 // bodies call.
 extension ArchiveObjectReader {
-    /// The version the object was stored with, as
-    /// ``ArchiveEvolution/decodeVersion(of:from:forKey:decoder:)`` finds it.
+    /// The version the object was stored with (see ``ArchiveFieldReader/decodeVersion(of:at:)``).
     /// - Parameters:
     ///   - type: The type being read.
     ///   - index: The index of its version key in the type's ``ArchiveObjectKeys``.
