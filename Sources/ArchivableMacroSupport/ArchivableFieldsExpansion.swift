@@ -88,6 +88,10 @@ extension ArchivableType {
             } else {
                 lines.append("    self = try reader.migrate(Self.self)")
             }
+            // The fields a newer version stored survive the migration too.
+            if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
+                lines += self.unknownFieldsStatements(unknown, afterMigration: true).map { "    \($0)" }
+            }
             lines += ["    return", "}"]
         } else {
             lines.append("_ = try reader.decodeVersion(of: Self.self, at: 0)")
@@ -131,20 +135,27 @@ extension ArchivableType {
     }
 
     /// The statements that read the kept unknown fields: every key but the type's own, those of a
-    /// property under `#if` only where it is declared (elsewhere its value is kept as unknown).
-    private func unknownFieldsStatements(_ unknown: ArchivedProperty) -> [String] {
+    /// property under `#if` only where it is declared (elsewhere its value is kept as unknown);
+    /// `afterMigration`, also none of its previous versions' keys, after the fields the migration
+    /// kept.
+    private func unknownFieldsStatements(_ unknown: ArchivedProperty, afterMigration: Bool = false) -> [String] {
         let coded = self.properties.filter(\.isCoded)
         var keys = coded.filter { $0.condition == nil }.flatMap(\.keys)
         keys.append(self.arguments.versionKeyString)
         let list = keys.map(CodingKeyNames.literal).joined(separator: ", ")
-        let read = "self.\(unknown.name) = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: "
+        let read =
+            afterMigration
+            ? "self.\(unknown.name) = try KeyedArchiving.ArchiveUnknownFields(migrated: self.\(unknown.name), "
+                + "from: reader.decoder, knownKeys: "
+            : "self.\(unknown.name) = try KeyedArchiving.ArchiveUnknownFields(from: reader.decoder, knownKeys: "
+        let end = afterMigration ? ", of: Self.self)" : ")"
         let conditional = coded.filter { $0.condition != nil }
-        guard !conditional.isEmpty else { return [read + "[\(list)])"] }
+        guard !conditional.isEmpty else { return [read + "[\(list)]" + end] }
         var lines = ["var knownKeys: Swift.Set<Swift.String> = [\(list)]"]
         for property in conditional {
             lines += Self.conditioned(property, property.keys.map { "knownKeys.insert(\(CodingKeyNames.literal($0)))" })
         }
-        return lines + [read + "knownKeys)"]
+        return lines + [read + "knownKeys" + end]
     }
 
     /// `lines` under the compilation condition of `property`, if it has one.

@@ -112,6 +112,10 @@ import Testing
             tags: ["tabby", "lazy"]
         )
         #expect(cat == expected)
+        // The removed `age`, which neither version 3 nor its previous version knows, is kept
+        // through the migration, as version 2 keeps it.
+        #expect(cat.unknownFields.keys == ["age"])
+        #expect(cat.unknownFields["age"] == .integer(3))
     }
 
     @Test(arguments: StoredForm.allCases)
@@ -128,6 +132,8 @@ import Testing
             tags: ["black", "sleek"]
         )
         #expect(cat == expected)
+        // Every field version 2 stored is one that version 3 or version 2 knows.
+        #expect(cat.unknownFields.isEmpty)
     }
 
     // MARK: Earlier versions read later data

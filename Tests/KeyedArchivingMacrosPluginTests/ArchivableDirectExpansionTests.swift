@@ -89,6 +89,7 @@ import Testing
                         let version = try reader.decodeVersion(of: Self.self, at: 0)
                         if version < Self.archiveVersion {
                             self = try reader.migrate(Self.self)
+                            self.unknownFields = try KeyedArchiving.ArchiveUnknownFields(migrated: self.unknownFields, from: reader.decoder, knownKeys: ["heading", "subtitle", "tags", "color", "colour", "accent", "priority", "archiveVersion"], of: Self.self)
                             return
                         }
                         self.title = try reader.decode(at: 1)
