@@ -25,6 +25,11 @@ struct ArchivableArguments {
     var className: String?
     /// `formerClassNames:`.
     var formerClassNames: [String] = []
+    /// `codableParameters:`: the generic parameters the conformances are conditioned on, when
+    /// given; `nil` to infer them from the stored properties' types.
+    var codableParameters: [String]?
+    /// The `codableParameters:` argument, for diagnosing a name that is no generic parameter.
+    var codableParametersArgument: LabeledExprSyntax?
     /// The version arguments given, for refusing them on an enum.
     var versionArguments: [LabeledExprSyntax] = []
 
@@ -79,6 +84,19 @@ struct ArchivableArguments {
                 if !self.formerClassNames.isEmpty && !arguments.contains(where: { $0.label?.text == "className" }) {
                     diagnostics.append(ArchivableDiagnostic.formerClassNamesWithoutClassName.diagnose(at: argument))
                 }
+            case "codableParameters":
+                guard let array = expression.as(ArrayExprSyntax.self) else {
+                    diagnostics.append(ArchivableDiagnostic.stringLiteralRequired(label).diagnose(at: expression))
+                    continue
+                }
+                self.codableParametersArgument = argument
+                var names: [String] = []
+                for element in array.elements {
+                    if let name = Self.string(element.expression, label: label, diagnostics: &diagnostics) {
+                        names.append(name)
+                    }
+                }
+                self.codableParameters = names
             default:
                 continue
             }

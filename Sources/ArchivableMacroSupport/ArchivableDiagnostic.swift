@@ -136,6 +136,15 @@ struct ArchivableDiagnostic: DiagnosticMessage, Error {
         id: "unknownFieldsNeedsVar"
     )
 
+    /// A name in `codableParameters:` that is not one of the type's generic parameters.
+    static func unknownGenericParameter(_ name: String) -> Self {
+        Self(
+            message: "'\(name)' is not a generic parameter of this type; 'codableParameters' names the parameters "
+                + "that must be Codable",
+            id: "unknownGenericParameter"
+        )
+    }
+
     /// A version argument out of range.
     static func invalidVersion(_ reason: String) -> Self {
         Self(message: reason, id: "invalidVersion")

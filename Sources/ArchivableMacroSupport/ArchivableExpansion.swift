@@ -13,10 +13,38 @@ extension ArchivableType {
     /// Whether the Codable members of a final class's `init(from:)` go in the class body.
     var isClass: Bool { self.kind == .finalClass }
 
-    /// The `where` clause of the Codable extension of a generic type, with a leading space, or empty.
+    /// The `where` clause of the Codable extension of a generic type, with a leading space, or
+    /// empty: every parameter of ``conditionedParameters`` conforms to `protocolName`.
     func whereClause(_ protocolName: String) -> String {
-        guard !self.genericParameters.isEmpty else { return "" }
-        return " where " + self.genericParameters.map { "\($0): \(protocolName)" }.joined(separator: ", ")
+        let parameters = self.conditionedParameters
+        guard !parameters.isEmpty else { return "" }
+        return " where " + parameters.map { "\($0): \(protocolName)" }.joined(separator: ", ")
+    }
+
+    /// The generic parameters the conformances are conditioned on: those `codableParameters:`
+    /// names; otherwise, as synthesized `Codable` needs them, those that appear in the type of a
+    /// stored property it archives (or of an enum case's value), or, for a property whose type is
+    /// not written out, in its initial value. A parameter reached only through a name that hides
+    /// it (a type alias, a function's result) is missed, and the generated code does not compile
+    /// until `codableParameters:` names it: never a silent loss.
+    var conditionedParameters: [String] {
+        if let explicit = self.arguments.codableParameters {
+            return self.genericParameters.filter(explicit.contains)
+        }
+        guard !self.genericParameters.isEmpty else { return [] }
+        var types: [String] = []
+        for property in self.properties where property.isCoded {
+            guard let type = property.type ?? property.initialValue else { return self.genericParameters }
+            types.append(type)
+        }
+        types += self.cases.flatMap { $0.values.map(\.type) }
+        let names = Set(types.flatMap { Self.identifiers(in: $0).map(String.init) })
+        return self.genericParameters.filter { names.contains($0) }
+    }
+
+    /// The identifiers in a type's source text (`[Key: Box<T>]` gives `Key`, `Box`, `T`).
+    private static func identifiers(in type: String) -> [Substring] {
+        type.split { !($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
     /// The members of the Codable extension.

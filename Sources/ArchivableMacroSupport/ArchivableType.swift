@@ -127,6 +127,11 @@ struct ArchivableType {
             genericParameters: parameters,
             arguments: ArchivableArguments(attribute, diagnostics: &diagnostics)
         )
+        if let names = type.arguments.codableParameters, let argument = type.arguments.codableParametersArgument {
+            for name in names where !parameters.contains(name) {
+                diagnostics.append(ArchivableDiagnostic.unknownGenericParameter(name).diagnose(at: argument.expression))
+            }
+        }
         type.isDeclaredOnMainActor = declaration.attributes.contains { element in
             guard case .attribute(let attribute) = element else { return false }
             let name = attribute.attributeName.trimmedDescription

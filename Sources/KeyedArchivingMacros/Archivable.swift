@@ -51,6 +51,11 @@
 ///   - className: The class name archives use for the type, as `ArchivedClassNaming` has it; `nil`
 ///     keeps the default (the type's unqualified name) and accepts objects of any class.
 ///   - formerClassNames: Further class names accepted when decoding.
+///   - codableParameters: For a generic type, the parameters that must be `Codable` for it to be,
+///     such as `["Element"]`; `nil` (the default) takes those that appear in the types of its
+///     archived properties (or of its cases' values), as synthesized `Codable` needs them. Give it
+///     when a parameter appears only in a type that is `Codable` whatever it is (a phantom tag in
+///     an identifier type): `[]` conditions on none.
 @attached(
     extension,
     conformances: Decodable,
@@ -91,7 +96,8 @@ public macro Archivable(
     unversionedVersion: Int = 1,
     versionKey: String? = nil,
     className: String? = nil,
-    formerClassNames: [String] = []
+    formerClassNames: [String] = [],
+    codableParameters: [String]? = nil
 ) = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchivableMacro")
 
 /// Names the key a property of an `@Archivable` type is stored under, and the keys it was stored

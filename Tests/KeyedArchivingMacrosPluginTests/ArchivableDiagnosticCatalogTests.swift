@@ -232,6 +232,14 @@ import Testing
             ]
         ),
         Misuse(
+            name: "codableParameters naming no generic parameter",
+            source: "@Archivable(codableParameters: [\"T\", \"Tag\"])\nstruct Box<T> {\n    var value: T\n}",
+            messages: [
+                "'Tag' is not a generic parameter of this type; 'codableParameters' names the parameters that must be "
+                    + "Codable"
+            ]
+        ),
+        Misuse(
             name: "two cases claiming one key",
             source: "@Archivable\nenum Mood {\n    case calm\n    @ArchiveKey(\"still\", \"calm\") case still\n}",
             messages: ["the key 'calm' is already used by 'calm'"]

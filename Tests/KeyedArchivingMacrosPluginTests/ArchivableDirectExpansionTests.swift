@@ -249,6 +249,46 @@ import Testing
         )
     }
 
+    /// The conformances of a generic type are conditioned on the parameters its archived
+    /// properties' (or cases' values') types mention, as synthesized `Codable` needs them: a
+    /// phantom parameter, or one only an ignored property uses, is not; `codableParameters:`
+    /// names them instead; a property whose type is not written out conditions on all.
+    @Test func genericConditionsFollowTheArchivedTypes() {
+        func whereClauses(_ source: String) -> Set<String> {
+            let expanded = expandArchivable(source)
+            #expect(expanded.diagnostics.isEmpty, "\(expanded.diagnostics.map(\.message))")
+            return Set(
+                expanded.source.split(separator: "\n").compactMap { line in
+                    line.firstRange(of: " where ").map { String(line[$0.upperBound...].dropLast(2)) }
+                }
+            )
+        }
+        #expect(
+            whereClauses(
+                "@Archivable\nstruct Tagged<Tag, Value> {\n    var value: [String: Value]\n    "
+                    + "@ArchiveIgnored var tag: Tag? = nil\n}"
+            ) == ["Value: Swift.Codable"]
+        )
+        #expect(whereClauses("@Archivable\nstruct Measure<Unit> {\n    var amount: Double\n}").isEmpty)
+        #expect(
+            whereClauses("@Archivable\nenum Outcome<Success, Tag> {\n    case done(Success)\n    case failed\n}")
+                == ["Success: Swift.Codable"]
+        )
+        #expect(
+            whereClauses(
+                "@Archivable(codableParameters: [])\nstruct Item<Tag> {\n    var id: PhantomID<Tag>\n}"
+            ).isEmpty
+        )
+        #expect(
+            whereClauses("@Archivable\nstruct Pair<A, B> {\n    var first: A\n    var count = 0\n}")
+                == ["A: Swift.Codable"]
+        )
+        #expect(
+            whereClauses("@Archivable\nstruct Pair<A, B> {\n    var first: A\n    var second = B.zero\n}")
+                == ["A: Swift.Codable, B: Swift.Codable"]
+        )
+    }
+
     /// A generic type's direct extension has the `Codable` extension's requirements, and so has a
     /// generic final class's `init(archiveObject:)`.
     @Test func genericTypes() {
