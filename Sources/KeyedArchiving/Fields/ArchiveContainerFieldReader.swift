@@ -86,15 +86,11 @@ public struct ArchiveContainerFieldReader<Key: ArchiveFieldCodingKey>: ArchiveFi
     /// The version the value was stored with (see ``ArchiveFieldReader/decodeVersion(of:at:)``).
     @inlinable
     public func decodeVersion<Value: ArchiveVersioned>(of type: Value.Type, at index: Int) throws -> Int {
-        let key = Key(archiveField: index)
-        // Every value of every `@Archivable` struct and class comes here: the usual case, no stored
-        // version, costs one key lookup.
-        let stored = self.container.contains(key) ? try self.container.decodeIfPresent(Int.self, forKey: key) : nil
-        return try ArchiveEvolution.version(
-            stored: stored,
-            of: Value.self,
-            decoder: self.decoder,
-            at: self.container.codingPath + [key]
+        try ArchiveEvolution.version(
+            of: type,
+            from: self.container,
+            forKey: Key(archiveField: index),
+            decoder: self.decoder
         )
     }
 
