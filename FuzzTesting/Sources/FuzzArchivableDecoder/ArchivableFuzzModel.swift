@@ -14,7 +14,7 @@ import KeyedArchivingMacros
 /// The `@Archivable` model `FuzzArchivableDecoder` decodes into: every evolution rule in play
 /// (initial values, optionals with and without them, former keys, ignored and fallback
 /// properties, kept unknown fields, class names, a version with a two-step migration, enums with
-/// unknown cases, a generic type, a shared final class). No floating-point values, so that `==`
+/// unknown cases, a generic type, a shared final class, a property wrapper). No floating-point values, so that `==`
 /// compares exactly; a date, whose time interval may be NaN, is compared by its bits.
 @Archivable(
     version: 3,
@@ -38,6 +38,7 @@ struct ArchivableFuzzModel: Equatable {
     var owner: Owner?
     var friend: Owner?
     var created = Date(timeIntervalSinceReferenceDate: 0)
+    @Bounded var level = 5
     var unknownFields = ArchiveUnknownFields()
 
     static func == (lhs: Self, rhs: Self) -> Bool {
@@ -47,6 +48,31 @@ struct ArchivableFuzzModel: Equatable {
             && lhs.owner?.name == rhs.owner?.name && lhs.friend?.name == rhs.friend?.name
             && lhs.created.timeIntervalSinceReferenceDate.bitPattern
                 == rhs.created.timeIntervalSinceReferenceDate.bitPattern
+            && lhs.level == rhs.level
+    }
+}
+
+/// A property wrapper that keeps a value between 0 and 100, archived as its value.
+@propertyWrapper
+struct Bounded: Codable, Equatable {
+    private var value: Int
+
+    var wrappedValue: Int {
+        get { self.value }
+        set { self.value = min(max(newValue, 0), 100) }
+    }
+
+    init(wrappedValue: Int) {
+        self.value = min(max(wrappedValue, 0), 100)
+    }
+
+    init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(Int.self))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.value)
     }
 }
 
@@ -132,7 +158,8 @@ extension ArchivableFuzzModel {
                 cover: Page(items: ["front"], next: nil),
                 owner: owner,
                 friend: owner,
-                created: Date(timeIntervalSinceReferenceDate: 700_000_000)
+                created: Date(timeIntervalSinceReferenceDate: 700_000_000),
+                level: 42
             ),
         ]
     }
