@@ -12,6 +12,7 @@ import ArchiveStorage
 import Foundation
 import KeyedArchiving
 import PropertyLists
+import TestSupport
 import Testing
 
 /// A type that archives itself by hand, as an `NSCoding` class would.
@@ -146,9 +147,13 @@ private struct Toy: ArchiveCoding, Equatable {
     }
 }
 
-/// `UserDefaults` across processes: corelibs Foundation keeps each suite as an XML property list
-/// `<suite>.plist` in `$XDG_CONFIG_HOME`, which it reads once when the process starts, so the
-/// writer and reader are `storage-probe` processes started with `XDG_CONFIG_HOME` set.
+/// `UserDefaults` across processes, with `storage-probe` processes as the other side.
+///
+/// corelibs Foundation keeps each suite as an XML property list `<suite>.plist` in `$XDG_CONFIG_HOME`,
+/// which it reads once when the process starts, so the probes are started with `XDG_CONFIG_HOME` set
+/// and this process reads and writes that file. Apple's Foundation keeps every suite in `cfprefsd`,
+/// shared by the user's processes and written to disk when it chooses, so there this process reads
+/// and writes the suite through `UserDefaults`.
 @Suite final class PreferencesCrossProcessTests {
     private let configHome: String
 
@@ -159,22 +164,50 @@ private struct Toy: ArchiveCoding, Equatable {
 
     deinit {
         try? FileManager.default.removeItem(atPath: self.configHome)
+        if FoundationImplementation.current == .apple {
+            UserDefaults.standard.removePersistentDomain(forName: self.suite)
+        }
     }
     private let suite = "com.example.ArchiveStorageTests.\(UUID().uuidString)"
 
     private var environment: [String: String] { ["XDG_CONFIG_HOME": self.configHome] }
 
+    /// The file corelibs Foundation keeps the suite in.
+    private var suiteFile: URL { URL(fileURLWithPath: self.configHome + "/" + self.suite + ".plist") }
+
+    /// The suite's values as the probe left them: read from its file, or from `cfprefsd`.
+    private func storedSuite() throws -> [String: Any] {
+        switch FoundationImplementation.current {
+        case .corelibs:
+            let plist = try PropertyListSerialization.propertyList(
+                from: Data(contentsOf: self.suiteFile),
+                options: [],
+                format: nil
+            )
+            return try #require(plist as? [String: Any])
+        case .apple:
+            return try #require(UserDefaults.standard.persistentDomain(forName: self.suite))
+        }
+    }
+
     @Test func valueSetInOneProcessIsReadInAnother() throws {
         let set = try StorageProbe.run(["prefs-set", self.suite, "cat", "Tom", "9"], environment: self.environment)
         #expect(set.status == 0, "\(set.stderr)")
 
-        // The file Foundation wrote: an XML property list whose value is the archive's Data.
-        let file = try Data(contentsOf: URL(fileURLWithPath: self.configHome + "/" + self.suite + ".plist"))
-        #expect(String(decoding: file.prefix(5), as: UTF8.self) == "<?xml")
-        var format = PropertyListSerialization.PropertyListFormat.binary
-        let plist = try PropertyListSerialization.propertyList(from: file, options: [], format: &format)
-        #expect(format == .xml)
-        let dictionary = try #require(plist as? [String: Any])
+        let dictionary: [String: Any]
+        switch FoundationImplementation.current {
+        case .corelibs:
+            // The file Foundation wrote: an XML property list whose value is the archive's Data.
+            let file = try Data(contentsOf: self.suiteFile)
+            #expect(String(decoding: file.prefix(5), as: UTF8.self) == "<?xml")
+            var format = PropertyListSerialization.PropertyListFormat.binary
+            let plist = try PropertyListSerialization.propertyList(from: file, options: [], format: &format)
+            #expect(format == .xml)
+            dictionary = try #require(plist as? [String: Any])
+        case .apple:
+            // The suite as `cfprefsd` keeps it: its only value is the archive's Data.
+            dictionary = try self.storedSuite()
+        }
         #expect(Array(dictionary.keys) == ["cat"])
         let stored = try #require(dictionary["cat"] as? Data)
         let cat = try KeyedArchiveDecoder().decode(ProbeCatTwin.self, from: stored)
@@ -186,12 +219,20 @@ private struct Toy: ArchiveCoding, Equatable {
     }
 
     @Test func valueWrittenByThisProcessIsReadByAnother() throws {
-        // The other direction: this process writes the suite's file as Foundation would, with an
-        // archive made by Foundation's NSKeyedArchiver from an NSCoding object.
+        // The other direction: this process stores, as Foundation would, an archive made by
+        // Foundation's NSKeyedArchiver from an NSCoding object.
         let object = MigrationLegacyCat(name: "Felix", lives: 3, toys: [], birthday: Date())
         let archive = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
-        let plist = try PropertyListSerialization.data(fromPropertyList: ["cat": archive], format: .xml, options: 0)
-        try plist.write(to: URL(fileURLWithPath: self.configHome + "/" + self.suite + ".plist"))
+        switch FoundationImplementation.current {
+        case .corelibs:
+            // The suite's file, written as Foundation writes it.
+            let plist = try PropertyListSerialization.data(fromPropertyList: ["cat": archive], format: .xml, options: 0)
+            try plist.write(to: self.suiteFile)
+        case .apple:
+            let defaults = try #require(UserDefaults(suiteName: self.suite))
+            defaults.set(archive, forKey: "cat")
+            #expect(defaults.synchronize())
+        }
 
         let get = try StorageProbe.run(["prefs-get", self.suite, "cat"], environment: self.environment)
         #expect(get.status == 0, "\(get.stderr)")
@@ -204,9 +245,7 @@ private struct Toy: ArchiveCoding, Equatable {
             environment: self.environment
         )
         #expect(set.status == 0, "\(set.stderr)")
-        let file = try Data(contentsOf: URL(fileURLWithPath: self.configHome + "/" + self.suite + ".plist"))
-        let plist = try PropertyListSerialization.propertyList(from: file, options: [], format: nil)
-        let stored = try #require((plist as? [String: Any])?["cat"] as? Data)
+        let stored = try #require(try self.storedSuite()["cat"] as? Data)
         let result = try ArchiveMigrator(ProbeCatTwin.self, schemaVersion: 4).decode(from: stored)
         #expect(result.value == ProbeCatTwin(name: "Tom", lives: 9))
         #expect(result.sourceFormat == .versionedArchive(schemaVersion: 4, propertyListFormat: .binary))

@@ -31,6 +31,34 @@ enum XMLFoundationOracle {
         }
         return "identical"
     }
+
+    /// Where two XML documents read back differently (ours on the left), or `nil`: read by this package,
+    /// whose dictionaries keep their document order, which must agree too, and read by Foundation. Used
+    /// where Foundation's exact spelling is not expected (Apple's Foundation).
+    static func readingDifference(_ ours: [UInt8], _ theirs: [UInt8]) throws -> String? {
+        let read = (try XMLPropertyListReader().read(ours), try XMLPropertyListReader().read(theirs))
+        if let difference = ValueDifference.firstIncludingKeyOrder(read.0, read.1) {
+            return "read by this package, \(difference)"
+        }
+        let parsed = (try FoundationOracle.parse(Data(ours)), try FoundationOracle.parse(Data(theirs)))
+        guard let left = parsed.0, let right = parsed.1 else {
+            return parsed.0 == nil && parsed.1 == nil ? nil : "read by Foundation, only one is a property list value"
+        }
+        return ValueDifference.first(left, right).map { "read by Foundation, \($0)" }
+    }
+
+    /// The times among `times` whose XML spelling the writer tests compare with Foundation's.
+    ///
+    /// All of them with swift-corelibs-foundation: the writer reproduces the spelling CoreFoundation gives every
+    /// `Double` on x86-64, where the Linux jobs run. With Apple's, the finite ones within ±10^17 s: beyond them
+    /// CoreFoundation's calendar arithmetic converts out-of-range doubles to integers, which arm64 (Apple silicon)
+    /// does differently from x86-64, so Foundation's spelling depends on the CPU there.
+    static func comparableTimes(_ times: [Double]) -> [Double] {
+        switch FoundationImplementation.current {
+        case .corelibs: return times
+        case .apple: return times.filter { $0.isFinite && abs($0) <= 1e17 }
+        }
+    }
 }
 
 /// Reproducible random XML test inputs, drawn from ``SplitMix64``.
