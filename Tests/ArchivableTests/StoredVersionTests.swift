@@ -107,7 +107,9 @@ struct LegacyNoteShape1: Codable {
     }
 
     @Test func defaultsValuesStoredWithASchemaVersionMigrate() throws {
-        let defaults = try #require(UserDefaults(suiteName: "StoredVersionTests-\(UUID().uuidString)"))
+        let suite = "StoredVersionTests-\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
         try defaults.set(
             archiving: LegacyNoteShape1(text: "Groceries\nmilk, eggs"),
             forKey: "note",

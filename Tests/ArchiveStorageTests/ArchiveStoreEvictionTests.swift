@@ -10,6 +10,7 @@
 
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage
@@ -191,7 +192,8 @@ import Testing
         return result
     }
 
-    @Test(arguments: testedBackends) func anotherProcessSavingRespectsTheLimit(backend: ArchiveStoreBackend) throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends)
+    func anotherProcessSavingRespectsTheLimit(backend: ArchiveStoreBackend) throws {
         let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let clock = TestClock()
@@ -219,7 +221,8 @@ import Testing
         #expect(try store.load(forKey: Self.key(9)) == Self.value)
     }
 
-    @Test(arguments: testedBackends) func savesAfterAnotherProcessFilledTheStoreRespectTheLimit(
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends)
+    func savesAfterAnotherProcessFilledTheStoreRespectTheLimit(
         backend: ArchiveStoreBackend
     ) throws {
         let directory = TemporaryDirectory(backend: backend)

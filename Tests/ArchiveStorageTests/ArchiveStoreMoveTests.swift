@@ -11,6 +11,7 @@
 #if SQLite
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage
@@ -154,7 +155,8 @@ import Testing
         #expect(try await openStore(directory, as: Int.self).load(forKey: "a") == 5)
     }
 
-    @Test(arguments: testedBackends) func aStoreInAnotherProcessThrowsStoreMoved(source: ArchiveStoreBackend) throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends)
+    func aStoreInAnotherProcessThrowsStoreMoved(source: ArchiveStoreBackend) throws {
         let directory = TemporaryDirectory("ArchiveStoreMoveTests", backend: source)
         defer { directory.remove() }
         try openStore(directory, as: String.self).save("before", forKey: "shared")
@@ -273,7 +275,7 @@ import Testing
 
     /// Ends a second process right after each step of a move, as a crash would (no cleanup, its
     /// locks released by the kernel), and checks what a new instance finds.
-    @Test(arguments: testedBackends, StoreMoveStep.allCases)
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends, StoreMoveStep.allCases)
     func aCrashAfterAnyStepLeavesOneWholeStore(source: ArchiveStoreBackend, step: StoreMoveStep) throws {
         let directory = TemporaryDirectory("ArchiveStoreMoveTests", backend: source)
         defer { directory.remove() }
@@ -309,7 +311,7 @@ import Testing
     }
 
     /// Kills (`SIGKILL`) a second process at random instants of moves back and forth.
-    @Test func killingMovesAtRandomInstantsNeverLosesAValue() throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable)) func killingMovesAtRandomInstantsNeverLosesAValue() throws {
         let directory = TemporaryDirectory("ArchiveStoreMoveTests")
         defer { directory.remove() }
         let store: ArchiveStore<String> = try openStore(directory)

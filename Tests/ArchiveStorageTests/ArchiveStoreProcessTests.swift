@@ -10,6 +10,7 @@
 
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage
@@ -17,7 +18,8 @@ import Testing
 /// Several processes on one directory: the memory cache across processes, racing updates, and
 /// crashes in the middle of writes. The second process is `storage-probe` (Tests/StorageProbe).
 @Suite struct ArchiveStoreProcessTests {
-    @Test(arguments: testedBackends) func aValueSavedByAnotherProcessIsSeenByTheNextLoad(
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends)
+    func aValueSavedByAnotherProcessIsSeenByTheNextLoad(
         backend: ArchiveStoreBackend
     ) throws {
         let directory = TemporaryDirectory(backend: backend)
@@ -48,7 +50,8 @@ import Testing
         #expect(loaded.stderr.contains("unrecognizedFormat"))
     }
 
-    @Test(arguments: testedBackends) func racingUpdatesFromThreadsAndProcessesLoseNothing(
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends)
+    func racingUpdatesFromThreadsAndProcessesLoseNothing(
         backend: ArchiveStoreBackend
     ) throws {
         let directory = TemporaryDirectory(backend: backend)
@@ -94,7 +97,9 @@ import Testing
         for key in 0..<keys { #expect(try store.load(forKey: "counter\(key)") == expected[key]) }
     }
 
-    @Test(arguments: testedBackends) func killedWritersLeaveOnlyWholeValues(backend: ArchiveStoreBackend) throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends) func killedWritersLeaveOnlyWholeValues(
+        backend: ArchiveStoreBackend
+    ) throws {
         let directory = TemporaryDirectory(backend: backend)
         defer { directory.remove() }
         let keys = 5
@@ -166,7 +171,8 @@ import Testing
     /// save that fails throws ``ArchiveStorageError/Code/database`` on SQLite (SQLite's
     /// `SQLITE_FULL` or I/O error) and ``ArchiveStorageError/Code/fileSystem`` on files (`EFBIG`),
     /// and changes nothing; every save that returned is kept.
-    @Test(arguments: testedBackends) func savesPastAFileSizeLimitFailWithATypedErrorAndKeepTheRest(
+    @Test(.enabled(if: ChildProcesses.areAvailable), arguments: testedBackends)
+    func savesPastAFileSizeLimitFailWithATypedErrorAndKeepTheRest(
         backend: ArchiveStoreBackend
     ) throws {
         let directory = TemporaryDirectory(backend: backend)

@@ -190,7 +190,7 @@ private struct Toy: ArchiveCoding, Equatable {
         }
     }
 
-    @Test func valueSetInOneProcessIsReadInAnother() throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable)) func valueSetInOneProcessIsReadInAnother() throws {
         let set = try StorageProbe.run(["prefs-set", self.suite, "cat", "Tom", "9"], environment: self.environment)
         #expect(set.status == 0, "\(set.stderr)")
 
@@ -218,7 +218,7 @@ private struct Toy: ArchiveCoding, Equatable {
         #expect(get.stdout == "Tom 9\n")
     }
 
-    @Test func valueWrittenByThisProcessIsReadByAnother() throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable)) func valueWrittenByThisProcessIsReadByAnother() throws {
         // The other direction: this process stores, as Foundation would, an archive made by
         // Foundation's NSKeyedArchiver from an NSCoding object.
         let object = MigrationLegacyCat(name: "Felix", lives: 3, toys: [], birthday: Date())
@@ -239,7 +239,7 @@ private struct Toy: ArchiveCoding, Equatable {
         #expect(get.stdout == "Felix 3\n")
     }
 
-    @Test func schemaVersionSurvivesTheRoundTripThroughTheFile() throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable)) func schemaVersionSurvivesTheRoundTripThroughTheFile() throws {
         let set = try StorageProbe.run(
             ["prefs-set", self.suite, "cat", "Tom", "9", "4"],
             environment: self.environment

@@ -10,6 +10,7 @@
 
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage

@@ -12,6 +12,7 @@
 import Dispatch
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage
@@ -376,7 +377,9 @@ import Testing
         #expect(after == damaged, "the store changed the damaged database")
     }
 
-    @Test func aSaveWaitsForAnotherProcesssWriteTransactionWhileLoadsGoOn() throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable)) func aSaveWaitsForAnotherProcesssWriteTransactionWhileLoadsGoOn()
+        throws
+    {
         let directory = TemporaryDirectory(backend: .sqlite)
         defer { directory.remove() }
         let database = directory.storePath + "/entries.sqlite"

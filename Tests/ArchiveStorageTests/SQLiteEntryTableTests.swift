@@ -11,6 +11,7 @@
 #if SQLite
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage
@@ -57,7 +58,7 @@ import Testing
     }
 
     /// Opening takes no write lock: it does not wait for another process's write transaction.
-    @Test func openingDoesNotWaitForAnotherProcesssWrite() throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable)) func openingDoesNotWaitForAnotherProcesssWrite() throws {
         let directory = TemporaryDirectory(backend: .sqlite)
         defer { directory.remove() }
         let database = directory.storePath + "/entries.sqlite"

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the `storage-probe` executable (Tests/StorageProbe) as a second process.
@@ -59,7 +60,7 @@ enum StorageProbe {
 }
 
 @Suite struct StorageProbeTests {
-    @Test func probeRunsAsASecondProcess() throws {
+    @Test(.enabled(if: ChildProcesses.areAvailable)) func probeRunsAsASecondProcess() throws {
         let result = try StorageProbe.run(["echo", "hello", "probe"])
         #expect(result == (0, "hello probe\n", ""))
         let unknown = try StorageProbe.run(["no-such-command"])

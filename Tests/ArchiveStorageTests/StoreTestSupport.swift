@@ -10,9 +10,14 @@
 
 import Foundation
 import KeyedArchiving
+import TestSupport
 import Testing
 
 @testable import ArchiveStorage
+
+#if SQLite && (os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+import GRDB
+#endif
 
 /// A fresh directory for one test, removed by ``remove()``.
 /// The backends the store-level tests run against.
@@ -126,6 +131,46 @@ func isPhysicallyStored(_ key: String, in directory: TemporaryDirectory) throws 
         == "1"
 }
 
+#if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+/// What the `sqlite3` command would print for `sql` on the database at `path`: where there is no
+/// command to run, the same SQL through GRDB, each row's columns joined by `|`.
+func sqlite3(_ path: String, _ sql: String) throws -> String {
+    #if SQLite
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(5)
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    defer { try? queue.close() }
+    return try queue.writeWithoutTransaction { db in
+        var lines: [String] = []
+        let statements = try db.allStatements(sql: sql)
+        while let statement = try statements.next() {
+            // As the command does, parameters left unbound are null.
+            statement.setUncheckedArguments(StatementArguments())
+            guard statement.columnCount > 0 else {
+                try statement.execute()
+                continue
+            }
+            for row in try Row.fetchAll(statement) {
+                lines.append(
+                    row.databaseValues.map { value in
+                        switch value.storage {
+                        case .null: ""
+                        case .int64(let integer): String(integer)
+                        case .double(let double): String(double)
+                        case .string(let string): string
+                        case .blob(let data): String(decoding: data, as: UTF8.self)
+                        }
+                    }.joined(separator: "|")
+                )
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+    #else
+    throw Process.Unavailable()
+    #endif
+}
+#else
 /// What the `sqlite3` command prints for `sql` on the database at `path`, trimmed.
 func sqlite3(_ path: String, _ sql: String) throws -> String {
     let process = Process()
@@ -140,6 +185,7 @@ func sqlite3(_ path: String, _ sql: String) throws -> String {
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
+#endif
 
 func directoryNames(_ path: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
@@ -220,6 +266,19 @@ func storedFiles(in directory: TemporaryDirectory) throws -> [String: Data] {
 /// The files under `path` that this process holds open, as `/proc/self/fd` lists them (Linux);
 /// sorted, one entry per descriptor.
 func openFiles(under path: String) -> [String] {
+    #if canImport(Darwin)
+    // No `/proc` here: ask each descriptor its path (`F_GETPATH`); paths come back with symbolic
+    // links resolved (`/private/var` for `/var`).
+    let prefixes = [path + "/", URL(fileURLWithPath: path).resolvingSymlinksInPath().path + "/"]
+    var paths: [String] = []
+    for descriptor in 0..<getdtablesize() {
+        var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
+        guard fcntl(descriptor, F_GETPATH, &buffer) != -1 else { continue }
+        let target = String(cString: buffer)
+        if prefixes.contains(where: target.hasPrefix) { paths.append(target) }
+    }
+    return paths.sorted()
+    #else
     let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return descriptors.compactMap { descriptor in
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
@@ -227,4 +286,5 @@ func openFiles(under path: String) -> [String] {
         else { return nil }
         return target
     }.sorted()
+    #endif
 }

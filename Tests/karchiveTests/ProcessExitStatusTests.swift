@@ -9,10 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `karchive` executable as a separate process, as a user would.
-@Suite struct ProcessExitStatusTests {
+@Suite(.enabled(if: ChildProcesses.areAvailable)) struct ProcessExitStatusTests {
     /// The executable next to the test bundle in the build folder, if it was built.
     static let executable: URL? = {
         var directory = Bundle.main.bundleURL
