@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwiftDiagnostics
 import Testing
 
 /// The direct conformances `@Archivable` adds to structs and final classes, beside the `Codable`
