@@ -347,6 +347,9 @@ let benchmarks: @Sendable () -> Void = {
     // The second, app-shaped model (AppBenchmarks.swift).
     registerAppBenchmarks()
 
+    // One small value per archive, timed in turns with the floor and Foundation (SingleBenchmarks.swift).
+    registerSingleBenchmarks()
+
     // One value per archive, as a store's save or a `UserDefaults` helper writes it: 1,000 archives
     // of one cat each per iteration, so the fixed cost of starting and finishing an archive shows.
     let oneConfiguration = configuration(metrics, warmup: 2, seconds: 2, iterations: 200)

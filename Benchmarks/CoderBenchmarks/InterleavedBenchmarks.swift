@@ -167,13 +167,13 @@ private struct InterleavedInputs {
 }
 
 /// Runs `body` twice in a row and returns the seconds the second run took.
-private func secondOfTwo(_ body: () throws -> Int) throws -> Double {
+func secondOfTwo(_ body: () throws -> Int) throws -> Double {
     blackHole(try body())
     return try timed(body)
 }
 
 /// Runs `body` once and returns the seconds it took.
-private func timed(_ body: () throws -> Int) throws -> Double {
+func timed(_ body: () throws -> Int) throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     blackHole(try body())
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -192,6 +192,6 @@ private func medianOf100(_ body: () throws -> Int) throws -> Double {
 }
 
 /// `value` in per mille of `reference`, rounded.
-private func perMille(_ value: Double, of reference: Double) -> Int {
+func perMille(_ value: Double, of reference: Double) -> Int {
     Int((1_000 * value / reference).rounded())
 }
