@@ -265,25 +265,39 @@ extension ArchiveStore {
         return value
     }
 
-    /// The bytes of an entry holding `value`.
-    func entryBytes(
-        for value: Value,
-        key: String,
-        expiration: ArchiveExpiration?
-    ) throws(ArchiveStorageError) -> [UInt8] {
+    /// The entry holding `value`, as a row: its payload in the store's format, its schema
+    /// version, its expiry and (its recency) the store clock's time. Both backends encode with it.
+    func entryRow(for value: Value, key: String, expiration: ArchiveExpiration?) throws(ArchiveStorageError) -> EntryRow
+    {
         let payload: Data
         do {
             payload = try self.configuration.format.encode(value)
         } catch {
             throw ArchiveStorageError(.encodingFailed, key: key, underlying: error)
         }
-        let expiry = (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: self.configuration.clock())
-        return EntryFormat.encode(
-            key: key,
+        let now = self.configuration.clock()
+        return EntryRow(
             formatIdentifier: self.configuration.format.identifier,
             schemaVersion: self.schemaVersion,
-            expiry: expiry,
-            payload: payload
+            expiry: (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: now),
+            payload: payload,
+            accessedAt: now.timeIntervalSince1970
+        )
+    }
+
+    /// The bytes of an entry file holding `value`: its row (``entryRow(for:key:expiration:)``).
+    func entryBytes(
+        for value: Value,
+        key: String,
+        expiration: ArchiveExpiration?
+    ) throws(ArchiveStorageError) -> [UInt8] {
+        let row = try self.entryRow(for: value, key: key, expiration: expiration)
+        return EntryFormat.encode(
+            key: key,
+            formatIdentifier: row.formatIdentifier,
+            schemaVersion: row.schemaVersion,
+            expiry: row.expiry,
+            payload: row.payload
         )
     }
 

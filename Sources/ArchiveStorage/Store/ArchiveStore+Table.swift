@@ -77,25 +77,6 @@ extension ArchiveStore {
         }
     }
 
-    /// The row holding `value`.
-    func entryRow(for value: Value, key: String, expiration: ArchiveExpiration?) throws(ArchiveStorageError) -> EntryRow
-    {
-        let payload: Data
-        do {
-            payload = try self.configuration.format.encode(value)
-        } catch {
-            throw ArchiveStorageError(.encodingFailed, key: key, underlying: error)
-        }
-        let now = self.configuration.clock()
-        return EntryRow(
-            formatIdentifier: self.configuration.format.identifier,
-            schemaVersion: self.schemaVersion,
-            expiry: (expiration ?? self.configuration.defaultExpiration).expiry(savedAt: now),
-            payload: payload,
-            accessedAt: now.timeIntervalSince1970
-        )
-    }
-
     /// Runs `body` in one transaction of `table`, holding the lock stripes of `locations` and
     /// moving their generations on once it committed.
     func commit<R>(
