@@ -460,7 +460,8 @@ import Testing
         )
         _ = try sqlite3(database, "UPDATE entry SET checksum = checksum + 1 WHERE key = CAST('quarantined' AS BLOB);")
         let fresh: ArchiveStore<String> = try openStore(directory)
-        #expect(try fresh.quarantine(key: Array("quarantined".utf8), reason: "test", in: try #require(fresh.table)))
+        let storage = try #require(fresh.entries as? TableEntryStorage)
+        #expect(try storage.quarantine(key: Array("quarantined".utf8), reason: "test", in: fresh))
 
         let result = try ArchiveStoreDirectory.path(directory.path).moveStore(named: "store", to: .files)
         #expect(result.movedEntryCount == 1)
@@ -631,7 +632,8 @@ enum MoveFixture {
         var entries: [String: RawEntry] = [:]
         for key in keys {
             let location = EntryLocation(key: key, directory: store.directoryPath)
-            guard let (entry, _) = try store.readEntry(key: key, location: location, isLocked: false) else { continue }
+            let read = try store.entries.readEntry(key: key, location: location, isLocked: false, in: store)
+            guard let (entry, _, _) = read else { continue }
             entries[key] = RawEntry(
                 format: entry.formatIdentifier,
                 schemaVersion: entry.prefix.schemaVersion,

@@ -25,7 +25,7 @@ import Testing
         defer { directory.remove() }
         let store: ArchiveStore<Int> = try openStore(directory) { $0.isDurable = isDurable }
         try store.save(1, forKey: "one")
-        let table = try #require(store.table as? SQLiteEntryTable)
+        let table = try #require((store.entries as? TableEntryStorage)?.table as? SQLiteEntryTable)
         let names = ["synchronous", "fullfsync", "checkpoint_fullfsync", "journal_size_limit", "journal_mode"]
         let values = try table.writerPragmas(names)
         // synchronous: 2 is FULL, 1 NORMAL.

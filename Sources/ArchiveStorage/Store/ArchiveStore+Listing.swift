@@ -100,14 +100,7 @@ extension ArchiveStore {
         try self.checkNotMoved()
         let range = KeyPrefixRange(prefix: prefix.utf8)
         let now = self.now()
-        if let table = self.table { return try table.count(in: range, unexpiredAt: now) }
-        var count = 0
-        for file in try self.listedFiles(in: range, after: nil, now: now) where try file.isListed(at: now) {
-            count += 1
-        }
-        // A move to SQLite removes the entry files last: a listing that missed some may mean so.
-        try self.checkNotMoved()
-        return count
+        return try self.entries.count(in: range, unexpiredAt: now, in: self)
     }
 
     /// Up to `limit` keys of unexpired entries in `range` after `after`, in byte order.
@@ -119,72 +112,6 @@ extension ArchiveStore {
         try self.checkNotMoved()
         guard limit > 0 else { return [] }
         let now = self.now()
-        if let table = self.table { return try table.keys(in: range, after: after, unexpiredAt: now, limit: limit) }
-        let files = try self.listedFiles(in: range, after: after, now: now).sorted {
-            $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
-        }
-        var keys: [String] = []
-        // Headers are read in key order, only until the page is full.
-        for file in files where try file.isListed(at: now) {
-            keys.append(file.key)
-            if keys.count == limit { break }
-        }
-        // A move to SQLite removes the entry files last: a listing that missed some may mean so.
-        try self.checkNotMoved()
-        return keys
-    }
-
-    /// The entry files of the keys in `range` after `after`, unordered, from one listing of the
-    /// directory. The key of a file whose name is a hash is read from its header, which is then
-    /// checked against `now` too.
-    private func listedFiles(
-        in range: KeyPrefixRange,
-        after: [UInt8]?,
-        now: Double
-    ) throws(ArchiveStorageError) -> [ListedFile] {
-        func isWanted(_ key: String) -> Bool {
-            range.contains(key.utf8) && (after.map { $0.lexicographicallyPrecedes(key.utf8) } ?? true)
-        }
-        var files: [ListedFile] = []
-        for name in try DirectoryListing.names(atPath: self.directoryPath) {
-            let path = self.directoryPath + "/" + name
-            switch EntryFileName.classify(name) {
-            case .encoded(let key):
-                if isWanted(key) { files.append(ListedFile(key: key, uncheckedPath: path)) }
-            case .hashed:
-                guard let bytes = try DirectoryListing.readPrefix(atPath: path, count: EntryFormat.prefixSize),
-                    let prefix = try? EntryFormat.decodePrefix(bytes), prefix.expiry > now
-                else { continue }
-                let keyStart = EntryFormat.prefixSize + prefix.formatIdentifierLength
-                guard let header = try DirectoryListing.readPrefix(atPath: path, count: keyStart + prefix.keyLength),
-                    header.count == keyStart + prefix.keyLength,
-                    let key = validUTF8String(header[keyStart...]),
-                    EntryFileName(key: key).name == name,
-                    isWanted(key)
-                else { continue }
-                files.append(ListedFile(key: key, uncheckedPath: nil))
-            case .other:
-                continue
-            }
-        }
-        return files
-    }
-}
-
-/// An entry file a listing found, and the key it holds.
-private struct ListedFile {
-    var key: String
-    /// The file, when its header is still to be read: the key came from its name.
-    var uncheckedPath: String?
-
-    /// Whether the key is listed at `now`: its file still exists and has not expired. A file
-    /// whose header is damaged is listed, so that a load reports it.
-    func isListed(at now: Double) throws(ArchiveStorageError) -> Bool {
-        guard let path = self.uncheckedPath else { return true }
-        guard let bytes = try DirectoryListing.readPrefix(atPath: path, count: EntryFormat.prefixSize) else {
-            return false
-        }
-        if let prefix = try? EntryFormat.decodePrefix(bytes), prefix.expiry <= now { return false }
-        return true
+        return try self.entries.keys(in: range, after: after, unexpiredAt: now, limit: limit, in: self)
     }
 }

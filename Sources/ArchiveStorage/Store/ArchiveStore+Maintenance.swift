@@ -11,21 +11,6 @@
 import Dispatch
 import KeyedArchiving
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-import Android
-#endif
-
 extension ArchiveStore {
     /// Removes every expired entry from disk and from memory, and returns how many entries it
     /// removed.
@@ -40,29 +25,7 @@ extension ArchiveStore {
         try self.checkNotMoved()
         let now = self.now()
         self.cache.withLock { $0.removeExpired(now: now) }
-        if let table = self.table { return try self.tablePurgeExpired(at: now, in: table) }
-        var removed = 0
-        for name in try DirectoryListing.names(atPath: self.directoryPath)
-        where EntryFileName.classify(name) != .other {
-            let location = EntryLocation(fileName: name, directory: self.directoryPath)
-            guard let bytes = try DirectoryListing.readPrefix(atPath: location.path, count: EntryFormat.prefixSize),
-                let prefix = try? EntryFormat.decodePrefix(bytes), prefix.expiry <= now
-            else { continue }
-            // Check again under the lock, with the checksum: another process may have just saved
-            // a fresh entry, and a damaged header must not decide a deletion.
-            let purged = try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
-                guard let bytes = try DurableFile.read(atPath: location.path),
-                    Self.isIntact(bytes, fileName: name),
-                    let entry = try? EntryFormat.decode(bytes), entry.prefix.expiry <= now
-                else { return false }
-                return try self.unpublish(location)
-            }
-            if purged { removed += 1 }
-        }
-        if removed > 0, self.configuration.isDurable {
-            try DurableFile.syncDirectory(ofPath: self.directoryPath + "/" + StoreControlFile.fileName)
-        }
-        return removed
+        return try self.entries.purgeExpired(at: now, in: self)
     }
 
     /// Checks every entry in full and moves each damaged one aside; returns where they went.
@@ -80,23 +43,16 @@ extension ArchiveStore {
     @discardableResult
     public func moveCorruptEntriesAside() throws(ArchiveStorageError) -> [String] {
         try self.checkNotMoved()
-        if let table = self.table { return try self.tableMoveCorruptEntriesAside(in: table) }
-        var moved: [String] = []
-        try self.fileScan { (location, _, damage) throws(ArchiveStorageError) in
-            guard damage != nil else { return }
-            if let destination = try self.moveAside(location, isLocked: false) {
-                moved.append(destination)
-            }
-        }
-        return moved
+        return try self.entries.moveCorruptEntriesAside(in: self)
     }
 
     /// Reads and checks every entry, and on the SQLite backend the whole database, without
     /// changing anything; returns how many entries it checked and which are damaged.
     ///
     /// Opening a store checks nothing, so that its cost does not grow with the number of entries;
-    /// damage is otherwise found only when an entry is read. Call this when damage is suspected or as routine care: after a crash
-    /// report, in a periodic maintenance task, or from a support tool.
+    /// damage is otherwise found only when an entry is read. Call this when damage is suspected or
+    /// as routine care: after a crash report, in a periodic maintenance task, or from a support
+    /// tool.
     ///
     /// On the files backend it reads every entry file in full and checks its format, length,
     /// checksum and key. On the SQLite backend it runs SQLite's `PRAGMA integrity_check` (the
@@ -124,41 +80,7 @@ extension ArchiveStore {
     ///   ``ArchiveStorageError/Code/fileSystem`` when the directory or a file cannot be read.
     public func verifyIntegrity() throws(ArchiveStorageError) -> ArchiveIntegrityReport {
         try self.checkNotMoved()
-        if let table = self.table { return try self.tableVerifyIntegrity(in: table) }
-        var checked = 0
-        var damaged: [ArchiveIntegrityReport.DamagedEntry] = []
-        try self.fileScan { (location, bytes, damage) throws(ArchiveStorageError) in
-            checked += 1
-            guard let damage else { return }
-            let key = Self.key(ofFileNamed: location.fileName, bytes: bytes)
-            damaged.append(.init(key: key, path: location.path, reason: damage))
-        }
-        // Keys in byte order, as on the SQLite backend; entries that hide their key last.
-        damaged.sort { first, second in
-            switch (first.key, second.key) {
-            case (let a?, let b?): return a.utf8.lexicographicallyPrecedes(b.utf8)
-            case (_?, nil): return true
-            case (nil, _?): return false
-            case (nil, nil): return first.path < second.path
-            }
-        }
-        // A move to SQLite removes the entry files last: a scan that missed some may mean so.
-        try self.checkNotMoved()
-        return ArchiveIntegrityReport(checkedEntryCount: checked, damagedEntries: damaged)
-    }
-
-    /// Calls `visit` with every entry file of the store's directory on the files backend, read
-    /// in full, and what is wrong with it (`nil` when it is intact). A file removed meanwhile is
-    /// skipped.
-    func fileScan(
-        _ visit: (EntryLocation, _ bytes: [UInt8], _ damage: String?) throws(ArchiveStorageError) -> Void
-    ) throws(ArchiveStorageError) {
-        for name in try DirectoryListing.names(atPath: self.directoryPath)
-        where EntryFileName.classify(name) != .other {
-            let location = EntryLocation(fileName: name, directory: self.directoryPath)
-            guard let bytes = try DurableFile.read(atPath: location.path) else { continue }
-            try visit(location, bytes, Self.damage(bytes, fileName: name))
-        }
+        return try self.entries.verifyIntegrity(in: self)
     }
 
     /// Blocks until the maintenance started when the store was opened (removal of leftover
@@ -176,30 +98,7 @@ extension ArchiveStore {
     public func close() {
         self.isClosed.withLock { $0 = true }
         self.waitForBackgroundMaintenance()
-        self.table?.close()
-    }
-
-    /// Removes temporary files left by writers that died, and returns how many it removed.
-    ///
-    /// A temporary file is named `.tmp-<pid>-<random>`. It is removed when no process `<pid>`
-    /// exists, or when it is more than a day old (the process identifier may have been reused);
-    /// a live writer's file, including this process's, is left alone.
-    @discardableResult
-    func removeStaleTemporaryFiles() throws(ArchiveStorageError) -> Int {
-        guard self.table == nil else { return 0 }
-        let ownPID = getpid()
-        let dayAgo = Date().timeIntervalSince1970 - 86_400
-        var removed = 0
-        for name in try DirectoryListing.names(atPath: self.directoryPath) where name.hasPrefix(".tmp-") {
-            let fields = name.split(separator: "-")
-            guard fields.count == 3, let pid = Int32(fields[1]), pid != ownPID else { continue }
-            let path = self.directoryPath + "/" + name
-            let isStale =
-                !DirectoryListing.processExists(pid)
-                || (DirectoryListing.modificationTime(atPath: path).map { $0 < dayAgo } ?? false)
-            if isStale, try DirectoryListing.removeFile(atPath: path) { removed += 1 }
-        }
-        return removed
+        self.entries.close()
     }
 
     /// Starts the maintenance that runs when the store opens, on a background queue.
@@ -210,7 +109,7 @@ extension ArchiveStore {
         DispatchQueue.global(qos: .utility).async(group: self.maintenance) {
             // Best effort: each step runs whatever the one before did; failures go to the handler.
             do throws(ArchiveStorageError) {
-                _ = try self.removeStaleTemporaryFiles()
+                _ = try self.entries.removeStaleTemporaryFiles(in: self.directoryPath)
             } catch {
                 self.reportMaintenanceError(error)
             }

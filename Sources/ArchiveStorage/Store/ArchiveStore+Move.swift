@@ -31,7 +31,7 @@ extension ArchiveStore {
     @inline(never)
     private func storeMovedError() -> ArchiveStorageError {
         if self.isClosed.withLock({ $0 }) { return .storeClosed(path: self.directoryPath) }
-        self.table?.close()
+        self.entries.close()
         return ArchiveStorageError(
             .storeMoved,
             path: self.directoryPath,
@@ -44,7 +44,7 @@ extension ArchiveStore {
     /// with the move count unchanged; returns how many files it removed.
     @discardableResult
     func removeMoveLeftovers() throws(ArchiveStorageError) -> Int {
-        let names = try StoreMove.leftovers(in: self.directoryPath, storeIsSQLite: self.table != nil)
+        let names = try self.entries.moveLeftovers(in: self.directoryPath)
         var removed = 0
         var start = 0
         while start < names.count {
@@ -53,10 +53,7 @@ extension ArchiveStore {
             removed += try self.control.withExclusiveLock(slot: 0) { () throws(ArchiveStorageError) in
                 try self.checkNotMoved()
                 // A files store whose directory has a database now is not this instance's to clean.
-                if self.table == nil, DirectoryListing.fileExists(atPath: self.directoryPath + "/" + entryTableFileName)
-                {
-                    return 0
-                }
+                if self.entries.isSuperseded(in: self.directoryPath) { return 0 }
                 var count = 0
                 for name in page where try DirectoryListing.removeFile(atPath: self.directoryPath + "/" + name) {
                     count += 1

@@ -8,12 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension ArchiveStore {
     /// Saves again, in the current schema version and format, every unexpired entry that an
     /// earlier version of the value type saved (schema version 0, from releases before types
@@ -32,45 +26,7 @@ extension ArchiveStore {
     @discardableResult
     public func rewriteOutdatedEntries() throws(ArchiveStorageError) -> [String] {
         let current = self.schemaVersion
-        var rewritten: [String] = []
         let keys = try self.keys()
-        if let table = self.table {
-            // A transaction per page of keys, not per key.
-            var start = 0
-            while start < keys.count {
-                let end = min(start + Self.tableRewritePageSize, keys.count)
-                rewritten += try self.tableRewrite(keys: Array(keys[start..<end]), ifOlderThan: current, in: table)
-                start = end
-            }
-            return rewritten
-        }
-        for key in keys {
-            let location = EntryLocation(key: key, directory: self.directoryPath)
-            let wrote = try self.control.withExclusiveLock(slot: location.slot) {
-                () throws(ArchiveStorageError) -> Bool in
-                guard let (entry, _) = try self.readEntry(key: key, location: location, isLocked: true),
-                    entry.prefix.expiry > self.now(),
-                    // Older only: an entry a newer release saved is left for that release.
-                    entry.prefix.schemaVersion < current
-                else { return false }
-                let value = try self.decodeValue(of: entry, key: key, path: location.path)
-                let expiry = entry.prefix.expiry
-                let expiration: ArchiveExpiration =
-                    expiry.isFinite ? .at(Date(timeIntervalSince1970: expiry)) : .never
-                let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
-                let temporary = try DurableFile.writeTemporary(
-                    besidePath: location.path,
-                    bytes: bytes,
-                    durable: self.configuration.isDurable
-                )
-                try self.publish(temporary, at: location)
-                return true
-            }
-            if wrote {
-                if self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
-                rewritten.append(key)
-            }
-        }
-        return rewritten
+        return try self.entries.rewriteOutdatedEntries(keys, olderThan: current, in: self)
     }
 }

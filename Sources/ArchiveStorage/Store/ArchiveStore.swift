@@ -57,8 +57,9 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     let control: StoreControlFile
     /// The control file's move count when the store opened (see ``checkNotMoved()``).
     let moveCount: UInt64
-    /// The entries, on the SQLite backend; `nil` on the files backend.
-    let table: (any EntryTable)?
+    /// Where the entries are: the backend's storage, which every operation calls without
+    /// branching on the backend.
+    let entries: any EntryStorage
     let cache: Locked<MemoryCache<Value>>
     let formats: [String: ArchiveValueFormat]
     let queue: DispatchQueue
@@ -109,9 +110,9 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         try DirectoryListing.createDirectory(atPath: path)
         let suspension = StoreSuspension()
         // Before the control file of a new store, whose presence tells an existing files store.
-        let (table, control, moveCount) = try StoreMove.open(directory: path, suspension: suspension) {
+        let (entries, control, moveCount) = try StoreMove.open(directory: path, suspension: suspension) {
             () throws(ArchiveStorageError) in
-            try Self.openTable(
+            try Self.openStorage(
                 directory: path,
                 backend: configuration.backend,
                 isDurable: configuration.isDurable,
@@ -122,10 +123,10 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         try configuration.fileProtection.apply(toStoreAt: path)
         #endif
-        self.table = table
+        self.entries = entries
         self.control = control
         self.moveCount = moveCount
-        self.backend = table == nil ? .files : ArchiveStoreBackend(kind: .sqlite)
+        self.backend = entries.backend
         self.name = name
         self.directoryPath = path
         self.configuration = configuration
@@ -173,18 +174,8 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         let now = self.now()
         if self.cachedValue(forKey: key, now: now) != nil { return true }
         let location = EntryLocation(key: key, directory: self.directoryPath)
-        if let table = self.table {
-            switch try table.expiry(forKey: key) {
-            case nil:
-                return false
-            case .success(let expiry)?:
-                return expiry > now
-            case .failure(let corruption)?:
-                throw self.corruptEntry(key: key, location: location, reason: corruption.reason, isLocked: false)
-            }
-        }
-        guard let prefix = try self.readHeader(key: key, location: location) else { return false }
-        return prefix.expiry > now
+        guard let expiry = try self.entries.expiry(forKey: key, location: location, in: self) else { return false }
+        return expiry > now
     }
 
     /// Describes the unexpired entry stored under `key` without decoding its value, or returns
@@ -195,9 +186,8 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     public func info(forKey key: String) throws(ArchiveStorageError) -> ArchiveEntryInfo? {
         try self.checkNotMoved()
         let location = EntryLocation(key: key, directory: self.directoryPath)
-        guard let (entry, size) = try self.readEntry(key: key, location: location, isLocked: false),
-            entry.prefix.expiry > self.now()
-        else { return nil }
+        let read = try self.entries.readEntry(key: key, location: location, isLocked: false, in: self)
+        guard let (entry, size, _) = read, entry.prefix.expiry > self.now() else { return nil }
         return ArchiveEntryInfo(
             key: key,
             schemaVersion: entry.prefix.schemaVersion,
@@ -225,22 +215,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         expiration: ArchiveExpiration? = nil
     ) throws(ArchiveStorageError) {
         try self.checkNotMoved()
-        if let table = self.table {
-            return try self.tableSave([(key, value)], expiration: expiration, in: table)
-        }
-        let location = EntryLocation(key: key, directory: self.directoryPath)
-        let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
-        if self.exceedsDiskByteLimit(bytes.count) { return try self.remove(forKey: key) }
-        let temporary = try DurableFile.writeTemporary(
-            besidePath: location.path,
-            bytes: bytes,
-            durable: self.configuration.isDurable
-        )
-        try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
-            try self.publish(temporary, at: location)
-        }
-        if self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
-        self.evictIfNeeded()
+        try self.entries.save(value, forKey: key, expiration: expiration, in: self)
     }
 
     /// Removes the entry stored under `key`, if any.
@@ -248,12 +223,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     public func remove(forKey key: String) throws(ArchiveStorageError) {
         try self.checkNotMoved()
-        if let table = self.table { return try self.tableRemove(keys: [key], in: table) }
-        let location = EntryLocation(key: key, directory: self.directoryPath)
-        let removed = try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
-            try self.unpublish(location)
-        }
-        if removed, self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
+        try self.entries.remove(forKey: key, in: self)
     }
 
     /// Removes every entry, and empties the memory cache. The `Corrupt` folder is left alone.
@@ -261,21 +231,7 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
     /// - Throws: ``ArchiveStorageError`` with code ``ArchiveStorageError/Code/fileSystem``.
     public func removeAll() throws(ArchiveStorageError) {
         try self.checkNotMoved()
-        if let table = self.table { return try self.tableRemoveAll(in: table) }
-        var removedAny = false
-        for name in try DirectoryListing.names(atPath: self.directoryPath)
-        where EntryFileName.classify(name) != .other {
-            let location = EntryLocation(fileName: name, directory: self.directoryPath)
-            let removed = try self.control.withExclusiveLock(slot: location.slot) { () throws(ArchiveStorageError) in
-                try self.unpublish(location)
-            }
-            removedAny = removedAny || removed
-        }
-        self.cache.withLock { $0.removeAll() }
-        self.diskUsage.withLock { $0.byteCount = nil }
-        if removedAny, self.configuration.isDurable {
-            try DurableFile.syncDirectory(ofPath: self.directoryPath + "/" + StoreControlFile.fileName)
-        }
+        try self.entries.removeAll(in: self)
     }
 
     /// Reads the value under `key`, lets `body` change it, and writes the result, holding the
@@ -305,38 +261,6 @@ public final class ArchiveStore<Value: Codable & Sendable>: Sendable {
         _ body: (inout Value?) throws -> Result
     ) throws -> Result {
         try self.checkNotMoved()
-        if let table = self.table { return try self.tableUpdate(forKey: key, expiration: expiration, in: table, body) }
-        let location = EntryLocation(key: key, directory: self.directoryPath)
-        // What `body` returned or threw, and whether the entry file changed.
-        typealias Outcome = (result: Swift.Result<Result, any Error>, wrote: Bool)
-        let outcome = try self.control.withExclusiveLock(slot: location.slot) {
-            () throws(ArchiveStorageError) -> Outcome in
-            let now = self.now()
-            var value = self.cachedValue(forKey: key, now: now)
-            if value == nil {
-                value = try self.loadFromDisk(key: key, location: location, now: now, isLocked: true)
-            }
-            let result: Result
-            do {
-                result = try body(&value)
-            } catch {
-                return (.failure(error), false)
-            }
-            guard let value else {
-                return (.success(result), try self.unpublish(location))
-            }
-            let bytes = try self.entryBytes(for: value, key: key, expiration: expiration)
-            if self.exceedsDiskByteLimit(bytes.count) { return (.success(result), try self.unpublish(location)) }
-            let temporary = try DurableFile.writeTemporary(
-                besidePath: location.path,
-                bytes: bytes,
-                durable: self.configuration.isDurable
-            )
-            try self.publish(temporary, at: location)
-            return (.success(result), true)
-        }
-        if outcome.wrote, self.configuration.isDurable { try DurableFile.syncDirectory(ofPath: location.path) }
-        if outcome.wrote { self.evictIfNeeded() }
-        return try outcome.result.get()
+        return try self.entries.update(forKey: key, expiration: expiration, in: self, body)
     }
 }

@@ -340,7 +340,7 @@ final class StoreMove {
 
     // MARK: Opening
 
-    /// Opens the control file of the store in `directory` and, with `openTable`, its entry table,
+    /// Opens the control file of the store in `directory` and, with `openStorage`, its storage,
     /// so that no move runs in between; returns them with the move count the store notes. The
     /// control file's locks are operations of `suspension`.
     ///
@@ -351,40 +351,40 @@ final class StoreMove {
     /// seen then is an interrupted move (a running one would hold the stripe): the directory holds
     /// a whole store, source or destination, and the count is made even, so that instances opened
     /// before the move throw ``ArchiveStorageError/Code/storeMoved``.
-    static func open<Table>(
+    static func open<Storage>(
         directory: String,
         suspension: StoreSuspension,
-        openTable: () throws(ArchiveStorageError) -> Table
-    ) throws(ArchiveStorageError) -> (table: Table, control: StoreControlFile, moveCount: UInt64) {
+        openStorage: () throws(ArchiveStorageError) -> Storage
+    ) throws(ArchiveStorageError) -> (storage: Storage, control: StoreControlFile, moveCount: UInt64) {
         while true {
             if DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName) {
                 let control = try StoreControlFile(directory: directory, suspension: suspension)
                 let before = control.moveCount
                 if before & 1 == 0 {
-                    let table = try openTable()
-                    if control.moveCount == before { return (table, control, before) }
+                    let storage = try openStorage()
+                    if control.moveCount == before { return (storage, control, before) }
                 }
                 return try control.withExclusiveLock(slot: 0) { () throws(ArchiveStorageError) in
                     if control.moveCount & 1 == 1 { control.endMove() }
-                    return (try openTable(), control, control.moveCount)
+                    return (try openStorage(), control, control.moveCount)
                 }
             }
             // A new store (or one whose first opener has not created its control file yet): created
             // holding the directory's lock, so that two creators (threads or processes, maybe
             // with different backends) agree on one backend: the second finds the first's store.
             let created = try DirectoryListing.withDirectoryLock(directory) {
-                () throws(ArchiveStorageError) -> (Table, StoreControlFile)? in
+                () throws(ArchiveStorageError) -> (Storage, StoreControlFile)? in
                 guard !DirectoryListing.fileExists(atPath: directory + "/" + StoreControlFile.fileName) else {
                     return nil
                 }
-                let table = try openTable()
-                return (table, try StoreControlFile(directory: directory, suspension: suspension))
+                let storage = try openStorage()
+                return (storage, try StoreControlFile(directory: directory, suspension: suspension))
             }
-            guard let (table, control) = created else { continue }
+            guard let (storage, control) = created else { continue }
             // A move can only have run in between if another process created the store and moved
             // it meanwhile; detect it again, then.
             let moveCount = control.moveCount
-            if moveCount == 0 { return (table, control, moveCount) }
+            if moveCount == 0 { return (storage, control, moveCount) }
         }
     }
 }
