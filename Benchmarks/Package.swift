@@ -81,6 +81,7 @@ let package = Package(
             dependencies: [
                 .product(name: "KeyedArchiving", package: root),
                 .product(name: "KeyedArchivingMacros", package: root),
+                .product(name: "PropertyLists", package: root),
             ],
             path: "Tools/CoderProfile"
         ),

@@ -10,6 +10,7 @@
 
 import Foundation
 import KeyedArchiving
+import PropertyLists
 
 // A small driver for profiling the coders on the benchmark's cats (`CatModel.swift`,
 // `CodableFloor.swift` and `ReleaseFreedMemory.swift` are the benchmark's own files, linked here,
@@ -28,7 +29,10 @@ import KeyedArchiving
 // codable-decode (the same type through its generated `Codable` members), floor-encode,
 // floor-decode (`CodableFloor` on the same type); each on the benchmark's cats, or with an `app-`
 // prefix (`app-direct-encode`) on the app-shaped model of `AppModel.swift`. With a `one-` prefix
-// (`one-direct-encode`, `one-app-direct-decode`), each value is an archive of its own.
+// (`one-direct-encode`, `one-app-direct-decode`), each value is an archive of its own. With a
+// `plist-` prefix (`plist-tree`, `plist-walk`, `plist-binary`, `plist-xml`, `plist-app-tree`), the
+// binary property list readers on the archive of the cats: building the tree, walking every object
+// with the lazy reader, and transcoding to binary and to XML.
 
 /// What a command line asked for, or the usage.
 enum Command {
@@ -66,7 +70,14 @@ struct Workload {
 
     /// The workload of `coder` on `count` cats; its setup (the cats, the bytes to decode) is done here.
     init?(_ coder: String, cats count: Int) {
-        if coder.hasPrefix("one-") {
+        if coder.hasPrefix("plist-") {
+            let rest = String(coder.dropFirst(6))
+            if rest.hasPrefix("app-") {
+                self.init(plist: String(rest.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
+            } else {
+                self.init(plist: rest, name: coder, values: CatGenerator.cats(count: count).map(ArchivableCat.init))
+            }
+        } else if coder.hasPrefix("one-") {
             let rest = String(coder.dropFirst(4))
             if rest.hasPrefix("app-") {
                 self.init(one: String(rest.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
@@ -77,6 +88,46 @@ struct Workload {
             self.init(String(coder.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
         } else {
             self.init(coder, name: coder, values: CatGenerator.cats(count: count).map(ArchivableCat.init))
+        }
+    }
+
+    /// The workload of a property list reader on the archive of `values`.
+    private init?<Value: Codable>(plist reader: String, name: String, values: [Value]) {
+        self.name = name
+        let bytes = [UInt8](try! KeyedArchiveEncoder().encode(values))
+        switch reader {
+        case "tree":
+            self.body = {
+                guard case .dictionary(let top) = try PropertyListValue(parsing: bytes) else { return 0 }
+                return top.count
+            }
+        case "walk":
+            self.body = {
+                let reader = try BinaryPropertyListReader(bytes: bytes)
+                var total = 0
+                for index in 0..<reader.objectCount {
+                    if case .string(let slice) = try reader.object(at: index) {
+                        total &+= try reader.string(slice).utf8.count
+                    } else {
+                        total &+= 1
+                    }
+                }
+                return total
+            }
+        case "binary", "xml":
+            let isXML = reader == "xml"
+            self.body = {
+                let reader = try BinaryPropertyListReader(bytes: bytes)
+                var total = 0
+                if isXML {
+                    try reader.writeXML { total &+= $0.count }
+                } else {
+                    try reader.writeBinary { total &+= $0.count }
+                }
+                return total
+            }
+        default:
+            return nil
         }
     }
 
