@@ -199,9 +199,9 @@ import Testing
         limits.maximumDataLength = 4
         limits.maximumCollectionCount = 1
         let plist = try InPlaceBinaryPropertyList(copying: bytes, limits: limits)
-        #expect(throws: PropertyListError(.invalidLength, offset: 0)) { try plist.reader.value(at: 0) }
-        #expect(throws: PropertyListError(.invalidLength, offset: 0)) { try plist.reader.value(at: 1) }
-        #expect(throws: PropertyListError(.invalidLength, offset: 0)) { try plist.reader.value(at: 2) }
+        #expect(throws: PropertyListError(.sizeLimitExceeded, offset: 0)) { try plist.reader.value(at: 0) }
+        #expect(throws: PropertyListError(.sizeLimitExceeded, offset: 0)) { try plist.reader.value(at: 1) }
+        #expect(throws: PropertyListError(.sizeLimitExceeded, offset: 0)) { try plist.reader.value(at: 2) }
     }
 
     @Test func rejectsReferencesBeyondTheObjectsAndInvalidMarkers() throws {

@@ -11,6 +11,9 @@
 /// The decoded marker of one binary object: its kind, and for variable-length objects where the
 /// payload starts and how many elements it holds. Every field has been bounds-checked against the
 /// object area.
+///
+/// This is the one place that knows the `bplist00` object markers: readers go through
+/// ``InPlaceReader``, which decodes each object with these initializers and the quick forms below.
 internal struct ObjectHeader {
     enum Kind {
         case bool(Bool)
@@ -40,43 +43,101 @@ internal struct ObjectHeader {
         self.count = count
     }
 
-    /// Decodes the marker of a data, string or container object whose count is in the marker or
-    /// in a one-byte integer after it, the forms writers use for all but long values; `nil` for
-    /// any other object, and for one that fails a check, which the throwing initializer then
-    /// reports. The checks are the throwing initializer's.
+    /// Decodes the markers writers use for all but long or unusual objects: Booleans, integers of
+    /// up to eight bytes, 64-bit reals, finite dates, UIDs, and data, strings and containers whose
+    /// count is in the marker or in a one-byte integer after it. `nil` for any other object, and for
+    /// one that fails a check, which the throwing initializer then decodes or reports: the checks
+    /// are the throwing initializer's.
     @inline(__always)
-    init?(variableLength bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int, referenceSize: Int) {
+    init?(common bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int, referenceSize: Int) {
         let marker = bytes[offset]
+        let available = end &- offset &- 1
         let elementSize: Int
+        let kind: Kind
         switch marker >> 4 {
+        case 0x0:
+            guard marker == 0x08 || marker == 0x09 else { return nil }
+            self.init(kind: .bool(marker == 0x09), payload: 0, count: 0)
+            return
+        case 0x1:
+            let width = 1 << Int(marker & 0x0F)
+            guard width <= 8, width <= available else { return nil }
+            let raw = Self.bigEndian(bytes, at: offset &+ 1, width: width)
+            // Eight-byte integers are signed, shorter ones unsigned.
+            let value = width == 8 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw)
+            self.init(kind: .integer(value), payload: 0, count: 0)
+            return
+        case 0x2, 0x3:
+            guard marker == 0x23 || marker == 0x33, available >= 8 else { return nil }
+            let value = Double(bitPattern: Self.bigEndian(bytes, at: offset &+ 1, width: 8))
+            if marker == 0x23 {
+                self.init(kind: .real(value), payload: 0, count: 0)
+            } else {
+                guard value.isFinite else { return nil }
+                self.init(kind: .date(value), payload: 0, count: 0)
+            }
+            return
+        case 0x8:
+            guard let uid = Self.uid(bytes, at: offset, end: end) else { return nil }
+            self.init(kind: .uid(uid), payload: 0, count: 0)
+            return
         case 0x4:
-            self.kind = .data
+            kind = .data
             elementSize = 1
         case 0x5:
-            self.kind = .asciiString
+            kind = .asciiString
             elementSize = 1
         case 0x6:
-            self.kind = .utf16String
+            kind = .utf16String
             elementSize = 2
         case 0xA:
-            self.kind = .array
+            kind = .array
             elementSize = referenceSize
         case 0xD:
-            self.kind = .dictionary
-            elementSize = 2 * referenceSize
+            kind = .dictionary
+            elementSize = 2 &* referenceSize
         default:
             return nil
         }
-        var payload = offset + 1
+        var payload = offset &+ 1
         var count = Int(marker & 0x0F)
         if count == 0x0F {
-            guard end - payload >= 2, bytes[payload] == 0x10 else { return nil }
-            count = Int(bytes[payload + 1])
-            payload += 2
+            guard end &- payload >= 2, bytes[payload] == 0x10 else { return nil }
+            count = Int(bytes[payload &+ 1])
+            payload &+= 2
         }
-        guard count <= (end - payload) / elementSize else { return nil }
-        self.payload = payload
-        self.count = count
+        guard count <= (end &- payload) / elementSize else { return nil }
+        self.init(kind: kind, payload: payload, count: count)
+    }
+
+    /// The value of the UID at `offset`, or `nil` if the object there is not one that fits before
+    /// `end` (which the throwing initializer then reports).
+    @inline(__always)
+    static func uid(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int) -> UInt64? {
+        let marker = bytes[offset]
+        // 0x80...0x87: a UID of 1 to 8 bytes.
+        guard marker & 0xF8 == 0x80 else { return nil }
+        let width = Int(marker & 0x07) &+ 1
+        guard width <= end &- offset &- 1 else { return nil }
+        return Self.bigEndian(bytes, at: offset &+ 1, width: width)
+    }
+
+    /// The length of the ASCII string at `offset` when its marker holds it (up to 14 bytes) and it
+    /// fits before `end`; `nil` for any other object.
+    @inline(__always)
+    static func shortASCIILength(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int) -> Int? {
+        let marker = bytes[offset]
+        guard marker >> 4 == 0x5, marker & 0x0F != 0x0F else { return nil }
+        let count = Int(marker & 0x0F)
+        guard count <= end &- offset &- 1 else { return nil }
+        return count
+    }
+
+    /// Whether the object at `offset` is a dictionary of two entries whose references fit before
+    /// `end`, as a Foundation object with one field has (the field and `$class`).
+    @inline(__always)
+    static func isPair(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int, referenceSize: Int) -> Bool {
+        bytes[offset] == 0xD2 && 4 &* referenceSize <= end &- offset &- 1
     }
 
     /// Decodes the marker at `offset`, checking that the whole object lies before `end`.

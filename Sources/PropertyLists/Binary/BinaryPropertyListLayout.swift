@@ -177,13 +177,15 @@ extension BinaryPropertyListLayout {
         limits: PropertyListLimits,
         buffer: UnsafeBufferPointer<UInt8>
     ) throws(PropertyListError) -> PropertyListValue {
-        var size = 0
-        // A slot holds twice an object index plus 3.
-        if self.objectCount < Int(Int32.max) / 2 - 2 {
-            var builder = BinaryTreeBuilder<Int32>(layout: self, limits: limits, buffer: buffer)
+        try InPlaceReader.withReader(of: buffer, layout: self, limits: limits) { reader throws(PropertyListError) in
+            var size = 0
+            // A slot holds twice an object index plus 3.
+            if self.objectCount < Int(Int32.max) / 2 - 2 {
+                var builder = BinaryTreeBuilder<Int32>(reader: reader, layout: self, limits: limits, buffer: buffer)
+                return try builder.value(at: index, addingSizeTo: &size)
+            }
+            var builder = BinaryTreeBuilder<Int>(reader: reader, layout: self, limits: limits, buffer: buffer)
             return try builder.value(at: index, addingSizeTo: &size)
         }
-        var builder = BinaryTreeBuilder<Int>(layout: self, limits: limits, buffer: buffer)
-        return try builder.value(at: index, addingSizeTo: &size)
     }
 }

@@ -100,35 +100,42 @@ extension BinaryPropertyListReader {
     }
 
     /// Decodes the object at `index` without materializing its contents.
-    /// - Throws: ``PropertyListError`` if the index or the object is invalid.
+    /// - Throws: ``PropertyListError`` if the index or the object is invalid, or the object is longer
+    ///   than ``limits`` allow.
     public func object(at index: Int) throws(PropertyListError) -> Object {
-        let offset = try self.offset(ofObject: index)
-        let header = try self.bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
-            try ObjectHeader(buffer, at: offset, end: self.offsetTableOffset, referenceSize: self.referenceSize)
+        // Nothing below refers to `self`: a closure that did would make the compiler copy it.
+        let bytes = self.bytes
+        let layout = self.layout
+        let limits = self.limits
+        return try bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) -> Object in
+            let value = try InPlaceReader.withReader(of: buffer, layout: layout, limits: limits) {
+                reader throws(PropertyListError) in try reader.value(at: index)
+            }
+            switch value {
+            case .bool(let value): return .bool(value)
+            case .integer(let value): return .integer(value)
+            case .real(let value): return .real(value)
+            case .float(let value): return .float(value)
+            case .date(let value): return .date(Date(timeIntervalSinceReferenceDate: value))
+            case .uid(let value): return .uid(value)
+            case .data(let region): return .data(region.payload..<(region.payload + region.count))
+            case .string(let region):
+                let byteCount = region.isUTF16 ? 2 * region.count : region.count
+                return .string(
+                    StringSlice(range: region.payload..<(region.payload + byteCount), isUTF16: region.isUTF16)
+                )
+            case .array(let region):
+                let width = layout.referenceSize
+                return .array(ObjectReferences(bytes: bytes, offset: region.payload, width: width, count: region.count))
+            case .dictionary(let region):
+                let width = layout.referenceSize
+                let values = region.payload + region.count * width
+                return .dictionary(
+                    keys: ObjectReferences(bytes: bytes, offset: region.payload, width: width, count: region.count),
+                    values: ObjectReferences(bytes: bytes, offset: values, width: width, count: region.count)
+                )
+            }
         }
-        switch header.kind {
-        case .bool(let value): return .bool(value)
-        case .integer(let value): return .integer(value)
-        case .real(let value): return .real(value)
-        case .float(let value): return .float(value)
-        case .date(let value): return .date(Date(timeIntervalSinceReferenceDate: value))
-        case .uid(let value): return .uid(UID(value))
-        case .data: return .data(header.payload..<(header.payload + header.count))
-        case .asciiString:
-            return .string(StringSlice(range: header.payload..<(header.payload + header.count), isUTF16: false))
-        case .utf16String:
-            return .string(StringSlice(range: header.payload..<(header.payload + 2 * header.count), isUTF16: true))
-        case .array:
-            return .array(self.references(at: header.payload, count: header.count))
-        case .dictionary:
-            let keys = self.references(at: header.payload, count: header.count)
-            let values = self.references(at: header.payload + header.count * self.referenceSize, count: header.count)
-            return .dictionary(keys: keys, values: values)
-        }
-    }
-
-    private func references(at offset: Int, count: Int) -> ObjectReferences {
-        ObjectReferences(bytes: self.bytes, offset: offset, width: self.referenceSize, count: count)
     }
 
     /// Decodes the characters of a string object.

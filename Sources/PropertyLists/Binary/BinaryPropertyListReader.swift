@@ -93,6 +93,23 @@ public struct BinaryPropertyListReader: Sendable {
         )
     }
 
+    /// Calls `body` with the in-place reader of ``bytes`` (and the bytes), valid during the call:
+    /// every object this reader hands out is read by it.
+    @inline(__always)
+    internal func withObjects<Result, Failure: Error>(
+        _ body: (InPlaceReader, UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        // The closures capture the layout and limits, not `self`, whose copy would retain the bytes.
+        let layout = self.layout
+        let limits = self.limits
+        let bytes = self.bytes
+        return try bytes.withUnsafeBufferPointer { buffer throws(Failure) in
+            try InPlaceReader.withReader(of: buffer, layout: layout, limits: limits) { reader throws(Failure) in
+                try body(reader, buffer)
+            }
+        }
+    }
+
     /// Builds the full value of the top-level object of a whole file, read in place.
     /// - Parameters:
     ///   - bytes: The whole file.

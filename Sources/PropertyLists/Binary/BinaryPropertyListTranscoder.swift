@@ -35,11 +35,11 @@ extension BinaryPropertyListReader {
                     guard sinkError == nil else { return }
                     do { try sink(chunk) } catch { sinkError = error }
                 }
-                try self.bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
+                try self.withObjects { objects, buffer throws(PropertyListError) in
                     // Check everything first, so that invalid input fails before any output.
-                    var transcoder = BinaryPropertyListTranscoder(reader: self, buffer: buffer)
+                    var transcoder = BinaryPropertyListTranscoder(reader: self, objects: objects, buffer: buffer)
                     try transcoder.validate(self.topObjectIndex)
-                    transcoder = BinaryPropertyListTranscoder(reader: self, buffer: buffer)
+                    transcoder = BinaryPropertyListTranscoder(reader: self, objects: objects, buffer: buffer)
                     emitter.appendHeader()
                     try transcoder.emitXML(self.topObjectIndex, depth: 0, into: &emitter) { sinkError != nil }
                     emitter.append("</plist>\n")
@@ -72,8 +72,8 @@ extension BinaryPropertyListReader {
         }
         var sinkError: (any Error)?
         try withoutActuallyEscaping(sink) { sink in
-            try self.bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
-                var transcoder = BinaryPropertyListTranscoder(reader: self, buffer: buffer)
+            try self.withObjects { objects, buffer throws(PropertyListError) in
+                var transcoder = BinaryPropertyListTranscoder(reader: self, objects: objects, buffer: buffer)
                 _ = try transcoder.add(self.topObjectIndex)
                 let rest = transcoder.encodeBinary(chunkSize: max(chunkSize, 1)) { chunk in
                     guard sinkError == nil else { return }
@@ -108,9 +108,9 @@ internal struct BinaryPropertyListTranscoder {
     }
 
     let buffer: UnsafeBufferPointer<UInt8>
+    /// Reads each object: its marker, its bounds and the limits on its length.
+    let objects: InPlaceReader
     let objectCount: Int
-    let offsetTable: Int
-    let offsetSize: Int
     let referenceSize: Int
     let maximumDepth: Int
     let limits: PropertyListLimits
@@ -126,11 +126,10 @@ internal struct BinaryPropertyListTranscoder {
     var references: [UInt32] = []
     var interner: BinaryLeafInterner
 
-    init(reader: BinaryPropertyListReader, buffer: UnsafeBufferPointer<UInt8>) {
+    init(reader: BinaryPropertyListReader, objects: InPlaceReader, buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer
+        self.objects = objects
         self.objectCount = reader.objectCount
-        self.offsetTable = reader.offsetTableOffset
-        self.offsetSize = reader.offsetSize
         self.referenceSize = reader.referenceSize
         self.maximumDepth = reader.limits.maximumDepth
         self.limits = reader.limits
@@ -145,44 +144,7 @@ internal struct BinaryPropertyListTranscoder {
 
     /// The header of the object at `index` and its offset.
     func header(of index: Int) throws(PropertyListError) -> (header: ObjectHeader, offset: Int) {
-        guard TableIndex.contains(index, count: self.objectCount) else {
-            throw PropertyListError(
-                .invalidReference,
-                reason: "object reference \(UInt(bitPattern: index)) is not below the object count \(self.objectCount)"
-            )
-        }
-        let offset = Int(
-            truncatingIfNeeded: ObjectHeader.bigEndian(
-                self.buffer,
-                at: self.offsetTable + index * self.offsetSize,
-                width: self.offsetSize
-            )
-        )
-        let header = try ObjectHeader(self.buffer, at: offset, end: self.offsetTable, referenceSize: self.referenceSize)
-        switch header.kind {
-        case .data: try self.checkLength(header.count, limit: self.limits.maximumDataLength, of: "data", at: offset)
-        case .asciiString:
-            try self.checkLength(header.count, limit: self.limits.maximumStringLength, of: "string", at: offset)
-        case .utf16String:
-            try self.checkLength(2 * header.count, limit: self.limits.maximumStringLength, of: "string", at: offset)
-        case .array:
-            try self.checkLength(header.count, limit: self.limits.maximumCollectionCount, of: "array", at: offset)
-        case .dictionary:
-            try self.checkLength(header.count, limit: self.limits.maximumCollectionCount, of: "dictionary", at: offset)
-        default:
-            break
-        }
-        return (header, offset)
-    }
-
-    func checkLength(_ length: Int, limit: Int, of kind: StaticString, at offset: Int) throws(PropertyListError) {
-        guard length <= limit else {
-            throw PropertyListError(
-                .sizeLimitExceeded,
-                offset: offset,
-                reason: "a \(kind) of \(length) exceeds the limit of \(limit)"
-            )
-        }
+        try self.objects.header(at: index)
     }
 
     @inline(__always)

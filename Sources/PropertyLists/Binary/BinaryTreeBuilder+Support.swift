@@ -49,21 +49,4 @@ extension BinaryTreeBuilder {
             reason: "with shared objects repeated, the value would exceed \(budget) decoded bytes"
         )
     }
-
-    /// The error for a string, data value or container longer than its limit.
-    @inline(never)
-    static func lengthExceeded(
-        _ length: Int,
-        limit: Int,
-        of kind: StaticString,
-        at offset: Int
-    )
-        -> PropertyListError
-    {
-        PropertyListError(
-            .sizeLimitExceeded,
-            offset: offset,
-            reason: "a \(kind) of \(length) exceeds the limit of \(limit)"
-        )
-    }
 }

@@ -39,15 +39,11 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
     }
 
     private let buffer: UnsafeBufferPointer<UInt8>
+    /// Reads each object: its marker, its bounds and the limits on its length.
+    private let reader: InPlaceReader
     private let objectCount: Int
-    private let offsetTable: Int
-    private let offsetSize: Int
     private let referenceSize: Int
-    private let end: Int
     private let maximumDepth: Int
-    private let maximumCollectionCount: Int
-    private let maximumStringLength: Int
-    private let maximumDataLength: Int
     private let decodedSizeBudget: Int
     /// Per object: 0 until it is built, ``building`` while a container is being built, then, for
     /// an object worth keeping, its entry in ``entries`` as ``slot(entry:isDistinctASCII:)`` packs it.
@@ -64,20 +60,21 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
 
     /// Creates a builder over a validated file.
     /// - Parameters:
+    ///   - reader: A reader of `buffer`, valid while the builder is used.
     ///   - layout: The file's validated layout.
     ///   - limits: The bounds to enforce.
     ///   - buffer: The whole file, which `layout` was validated against.
-    init(layout: BinaryPropertyListLayout, limits: PropertyListLimits, buffer: UnsafeBufferPointer<UInt8>) {
+    init(
+        reader: InPlaceReader,
+        layout: BinaryPropertyListLayout,
+        limits: PropertyListLimits,
+        buffer: UnsafeBufferPointer<UInt8>
+    ) {
         self.buffer = buffer
+        self.reader = reader
         self.objectCount = layout.objectCount
-        self.offsetTable = layout.offsetTableOffset
-        self.offsetSize = layout.offsetSize
         self.referenceSize = layout.referenceSize
-        self.end = layout.offsetTableOffset
         self.maximumDepth = limits.maximumDepth
-        self.maximumCollectionCount = limits.maximumCollectionCount
-        self.maximumStringLength = limits.maximumStringLength
-        self.maximumDataLength = limits.maximumDataLength
         self.decodedSizeBudget = limits.decodedSizeBudget(forInputSize: buffer.count)
         self.slots = [Slot](repeating: 0, count: layout.objectCount)
         // Strings, data and containers need entries, scalars and UIDs do not: room for a quarter
@@ -127,68 +124,7 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
             total = Self.adding(self.entries[entry].size, to: total)
             return self.entries[entry].value
         }
-        let offset = Int(
-            truncatingIfNeeded: ObjectHeader.bigEndian(
-                self.buffer,
-                at: self.offsetTable &+ index &* self.offsetSize,
-                width: self.offsetSize
-            )
-        )
-        // The commonest markers skip decoding a full header. The checks are the ones `ObjectHeader`
-        // makes, and an object failing one takes the general path, which throws.
-        let marker = self.buffer[offset]
-        let available = self.end &- (offset &+ 1)
-        let low = Int(marker & 0x0F)
-        switch marker {
-        case 0x50...0x5E where low <= available:
-            return try self.shortString(
-                index,
-                at: offset,
-                payload: offset &+ 1,
-                byteCount: low,
-                isUTF16: false,
-                addingSizeTo: &total
-            )
-        case 0x08, 0x09:
-            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
-            return .bool(marker == 0x09)
-        case 0x10...0x13 where 1 << low <= available:
-            let raw = ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: 1 << low)
-            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
-            // Eight-byte integers are signed, shorter ones unsigned.
-            return .integer(low == 3 ? PropertyListInteger(Int64(bitPattern: raw)) : PropertyListInteger(raw))
-        case 0x23 where 8 <= available:
-            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
-            return .real(Double(bitPattern: ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: 8)))
-        case 0x80...0x87 where low < available:
-            total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
-            return .uid(UID(ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: low &+ 1)))
-        case 0xA0...0xAE where low <= available / self.referenceSize:
-            let header = ObjectHeader(kind: .array, payload: offset &+ 1, count: low)
-            return try self.array(index, header, at: offset, addingSizeTo: &total)
-        case 0xD0...0xDE where low <= available / (2 * self.referenceSize):
-            let header = ObjectHeader(kind: .dictionary, payload: offset &+ 1, count: low)
-            return try self.dictionary(index, header, at: offset, addingSizeTo: &total)
-        case 0x33 where 8 <= available:
-            let seconds = Double(bitPattern: ObjectHeader.bigEndian(self.buffer, at: offset &+ 1, width: 8))
-            if seconds.isFinite {
-                total = Self.adding(PropertyListLimits.decodedValueSize, to: total)
-                return .date(Date(timeIntervalSinceReferenceDate: seconds))
-            }
-        default:
-            break
-        }
-        let header: ObjectHeader
-        if let quick = ObjectHeader(
-            variableLength: self.buffer,
-            at: offset,
-            end: self.end,
-            referenceSize: self.referenceSize
-        ) {
-            header = quick
-        } else {
-            header = try ObjectHeader(self.buffer, at: offset, end: self.end, referenceSize: self.referenceSize)
-        }
+        let (header, offset) = try self.reader.header(at: index)
         let value: PropertyListValue
         switch header.kind {
         case .bool(let bool): value = .bool(bool)
@@ -198,7 +134,6 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
         case .date(let seconds): value = .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .uid(let uid): value = .uid(UID(uid))
         case .data:
-            try self.checkLength(header.count, limit: self.maximumDataLength, of: "data", at: offset)
             let bytes = UnsafeBufferPointer(rebasing: self.buffer[header.payload..<(header.payload + header.count)])
             let size = PropertyListLimits.decodedValueSize &+ header.count
             return self.keep(.data(Data(buffer: bytes)), size: size, for: index, addingSizeTo: &total)
@@ -209,7 +144,6 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
             if byteCount <= BinaryStringTable.shortLength {
                 return try self.shortString(
                     index,
-                    at: offset,
                     payload: header.payload,
                     byteCount: byteCount,
                     isUTF16: isUTF16,
@@ -218,7 +152,6 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
             }
             return try self.longString(
                 index,
-                at: offset,
                 payload: header.payload,
                 byteCount: byteCount,
                 isUTF16: isUTF16,
@@ -239,13 +172,11 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
     @inline(__always)
     private mutating func shortString(
         _ index: Int,
-        at offset: Int,
         payload: Int,
         byteCount: Int,
         isUTF16: Bool,
         addingSizeTo total: inout Int
     ) throws(PropertyListError) -> PropertyListValue {
-        try self.checkLength(byteCount, limit: self.maximumStringLength, of: "string", at: offset)
         let content = self.strings.shortContent(start: payload, count: byteCount, isUTF16: isUTF16)
         var position = BinaryStringTable.Position()
         guard let entry = self.strings.entry(for: content, position: &position) else {
@@ -287,13 +218,11 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
     /// reuses the value of one with the same bytes.
     private mutating func longString(
         _ index: Int,
-        at offset: Int,
         payload: Int,
         byteCount: Int,
         isUTF16: Bool,
         addingSizeTo total: inout Int
     ) throws(PropertyListError) -> PropertyListValue {
-        try self.checkLength(byteCount, limit: self.maximumStringLength, of: "string", at: offset)
         var position = BinaryStringTable.Position()
         let entry: Int
         let isInterned: Bool
@@ -350,7 +279,6 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
         at offset: Int,
         addingSizeTo total: inout Int
     ) throws(PropertyListError) -> PropertyListValue {
-        try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "array", at: offset)
         try self.enter(index, at: offset)
         var size = PropertyListLimits.decodedValueSize
         var elements = [PropertyListValue]()
@@ -373,7 +301,6 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
         at offset: Int,
         addingSizeTo total: inout Int
     ) throws(PropertyListError) -> PropertyListValue {
-        try self.checkLength(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
         try self.enter(index, at: offset)
         var size = PropertyListLimits.decodedValueSize
         var entries = ContiguousArray<PropertyListDictionary.StoredEntry>()
@@ -442,13 +369,6 @@ internal struct BinaryTreeBuilder<Slot: FixedWidthInteger & SignedInteger> {
         guard size <= self.decodedSizeBudget else {
             throw Self.decodedSizeExceeded(budget: self.decodedSizeBudget, at: offset)
         }
-    }
-
-    /// Checks a string's, data value's or container's length against its limit.
-    @inline(__always)
-    private func checkLength(_ length: Int, limit: Int, of kind: StaticString, at offset: Int) throws(PropertyListError)
-    {
-        guard length <= limit else { throw Self.lengthExceeded(length, limit: limit, of: kind, at: offset) }
     }
 
     /// Starts building the container at `index`, which must not be under construction already.

@@ -58,15 +58,30 @@ package struct InPlaceReader {
     ) -> UnsafeMutablePointer<State> {
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
         state.initialize(
-            to: State(
-                bytes: bytes,
-                layout: layout,
-                maximumStringLength: limits.maximumStringLength,
-                maximumCollectionCount: limits.maximumCollectionCount,
-                maximumDataLength: limits.maximumDataLength
-            )
+            to: State(bytes: bytes, layout: layout, limits: limits)
         )
         return state
+    }
+
+    /// Calls `body` with a reader of `bytes`, valid for the duration of the call: how readers that
+    /// own no ``InPlaceBinaryPropertyList`` (the tree builder, the transcoder, the lazy public
+    /// reader) read objects.
+    /// - Parameters:
+    ///   - bytes: The whole file, which `layout` was validated against.
+    ///   - layout: The file's validated layout.
+    ///   - limits: The bounds reading an object enforces.
+    ///   - body: The work to do with the reader, which must not escape it.
+    @inline(__always)
+    static func withReader<Result, Failure: Error>(
+        of bytes: UnsafeBufferPointer<UInt8>,
+        layout: BinaryPropertyListLayout,
+        limits: PropertyListLimits,
+        _ body: (InPlaceReader) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        var state = State(bytes: bytes, layout: layout, limits: limits)
+        return try withUnsafePointer(to: &state) { pointer throws(Failure) in
+            try body(InPlaceReader(state: pointer))
+        }
     }
 
     /// Frees a state ``makeState(bytes:layout:limits:)`` made.
@@ -81,51 +96,13 @@ package struct InPlaceReader {
 
     // MARK: - Objects
 
-    /// The object at `index`, read from its marker.
-    /// - Throws: ``PropertyListError`` if `index` is not an object, its marker is invalid, it runs
-    ///   past the object area, or it is longer than the limits allow.
-    @inline(__always)
-    package func value(at index: Int) throws(PropertyListError) -> InPlaceValue {
-        guard TableIndex.contains(index, count: self.objectCount) else { throw self.invalidReference(index) }
-        let offset = self.offset(ofObject: index)
-        if let scalar = self.fixedWidthScalar(at: offset) { return scalar }
-        if let header = ObjectHeader(
-            variableLength: self.bytes,
-            at: offset,
-            end: self.layout.offsetTableOffset,
-            referenceSize: self.layout.referenceSize
-        ) {
-            return try self.value(header, object: index, at: offset)
-        }
-        let header = try ObjectHeader(
-            self.bytes,
-            at: offset,
-            end: self.layout.offsetTableOffset,
-            referenceSize: self.layout.referenceSize
-        )
-        return try self.value(header, object: index, at: offset)
-    }
-
     /// The UID at `index` when it is one in the widths writers use, read in place without the
     /// general path; `nil` for anything else, which ``value(at:)`` then reads and checks.
     @inline(__always)
     package func quickUID(at index: Int) -> UID? {
-        let layout = self.layout
-        guard TableIndex.contains(index, count: layout.objectCount) else { return nil }
-        let bytes = self.bytes
-        let offset = Int(
-            truncatingIfNeeded: ObjectHeader.bigEndian(
-                bytes,
-                at: layout.offsetTableOffset &+ index &* layout.offsetSize,
-                width: layout.offsetSize
-            )
-        )
-        let marker = bytes[offset]
-        // 0x80...0x87: a UID of 1 to 8 bytes.
-        guard marker & 0xF8 == 0x80 else { return nil }
-        let width = Int(marker & 0x07) &+ 1
-        guard width <= layout.offsetTableOffset &- offset &- 1 else { return nil }
-        return UID(ObjectHeader.bigEndian(bytes, at: offset &+ 1, width: width))
+        guard TableIndex.contains(index, count: self.objectCount) else { return nil }
+        return ObjectHeader.uid(self.bytes, at: self.offset(ofObject: index), end: self.layout.offsetTableOffset)
+            .map { UID($0) }
     }
 
     /// The region of the string at `index` when it is an ASCII string short enough for its marker
@@ -135,12 +112,9 @@ package struct InPlaceReader {
     package func quickShortString(at index: Int) -> InPlaceRegion? {
         guard TableIndex.contains(index, count: self.objectCount) else { return nil }
         let offset = self.offset(ofObject: index)
-        let marker = self.bytes[offset]
-        guard marker >> 4 == 0x5, marker & 0x0F != 0x0F else { return nil }
-        let count = Int(marker & 0x0F)
-        guard count <= self.layout.offsetTableOffset &- offset &- 1, count <= self.maximumStringLength else {
-            return nil
-        }
+        guard let count = ObjectHeader.shortASCIILength(self.bytes, at: offset, end: self.layout.offsetTableOffset),
+            count <= self.maximumStringLength
+        else { return nil }
         return InPlaceRegion(object: index, payload: offset &+ 1, count: count, isUTF16: false)
     }
 
@@ -152,7 +126,7 @@ package struct InPlaceReader {
         guard TableIndex.contains(index, count: self.objectCount) else { return nil }
         let offset = self.offset(ofObject: index)
         let width = self.layout.referenceSize
-        guard self.bytes[offset] == 0xD2, 4 &* width <= self.layout.offsetTableOffset &- offset &- 1,
+        guard ObjectHeader.isPair(self.bytes, at: offset, end: self.layout.offsetTableOffset, referenceSize: width),
             2 <= self.maximumCollectionCount
         else { return nil }
         let payload = offset &+ 1
@@ -160,63 +134,6 @@ package struct InPlaceReader {
             (self.reference(at: payload), self.reference(at: payload &+ width)),
             (self.reference(at: payload &+ 2 &* width), self.reference(at: payload &+ 3 &* width))
         )
-    }
-
-    /// The UID, integer or real at `offset`, in the widths writers use, read without the general
-    /// header decoding; `nil` for any other object, which the general path then reads and checks.
-    @inline(__always)
-    private func fixedWidthScalar(at offset: Int) -> InPlaceValue? {
-        let marker = self.bytes[offset]
-        let available = self.layout.offsetTableOffset &- offset &- 1
-        switch marker {
-        case 0x80...0x87:
-            let width = Int(marker & 0x0F) &+ 1
-            guard width <= available else { return nil }
-            return .uid(UID(ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: width)))
-        case 0x10, 0x11, 0x12:
-            let width = 1 << Int(marker & 0x0F)
-            guard width <= available else { return nil }
-            return .integer(PropertyListInteger(ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: width)))
-        case 0x13:
-            guard available >= 8 else { return nil }
-            let bits = ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: 8)
-            return .integer(PropertyListInteger(Int64(bitPattern: bits)))
-        case 0x23:
-            guard available >= 8 else { return nil }
-            return .real(Double(bitPattern: ObjectHeader.bigEndian(self.bytes, at: offset &+ 1, width: 8)))
-        default:
-            return nil
-        }
-    }
-
-    @inline(__always)
-    private func value(_ header: ObjectHeader, object: Int, at offset: Int) throws(PropertyListError) -> InPlaceValue {
-        let region = InPlaceRegion(object: object, payload: header.payload, count: header.count, isUTF16: false)
-        switch header.kind {
-        case .asciiString:
-            try self.check(header.count, limit: self.maximumStringLength, of: "string", at: offset)
-            return .string(region)
-        case .utf16String:
-            try self.check(header.count * 2, limit: self.maximumStringLength, of: "string", at: offset)
-            return .string(
-                InPlaceRegion(object: object, payload: header.payload, count: header.count, isUTF16: true)
-            )
-        case .dictionary:
-            try self.check(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
-            return .dictionary(region)
-        case .array:
-            try self.check(header.count, limit: self.maximumCollectionCount, of: "array", at: offset)
-            return .array(region)
-        case .data:
-            try self.check(header.count, limit: self.maximumDataLength, of: "data", at: offset)
-            return .data(region)
-        case .bool(let value): return .bool(value)
-        case .integer(let value): return .integer(value)
-        case .real(let value): return .real(value)
-        case .float(let value): return .float(value)
-        case .date(let value): return .date(value)
-        case .uid(let value): return .uid(UID(value))
-        }
     }
 
     /// The object indexes of a container's references, in payload order: an array's elements, or a
@@ -276,11 +193,9 @@ package struct InPlaceReader {
         guard TableIndex.contains(index, count: self.objectCount) else { return false }
         let bytes = self.bytes
         let offset = self.offset(ofObject: index)
-        let marker = bytes[offset]
         // The common key: ASCII, with its length in the marker.
-        if marker >> 4 == 0x5, marker & 0x0F != 0x0F {
-            let count = Int(marker & 0x0F)
-            guard count == utf8.count, count <= self.layout.offsetTableOffset &- offset &- 1 else { return false }
+        if let count = ObjectHeader.shortASCIILength(bytes, at: offset, end: self.layout.offsetTableOffset) {
+            guard count == utf8.count else { return false }
             // Keys are short: a byte loop beats a call.
             var position = 0
             while position < count {
@@ -441,6 +356,96 @@ package struct InPlaceReader {
 
     // MARK: - Offsets and references
 
+    /// The object reference at a byte offset inside a container the header check bounded.
+    @inline(__always)
+    private func reference(at offset: Int) -> Int {
+        Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.bytes, at: offset, width: self.layout.referenceSize))
+    }
+
+}
+
+extension InPlaceReader.State {
+    /// The state of a reader of `bytes`, which `layout` was validated against, enforcing `limits`.
+    init(bytes: UnsafeBufferPointer<UInt8>, layout: BinaryPropertyListLayout, limits: PropertyListLimits) {
+        self.init(
+            bytes: bytes,
+            layout: layout,
+            maximumStringLength: limits.maximumStringLength,
+            maximumCollectionCount: limits.maximumCollectionCount,
+            maximumDataLength: limits.maximumDataLength
+        )
+    }
+
+}
+
+extension InPlaceReader {
+    // MARK: - Reading one object
+
+    /// The object at `index`, read from its marker.
+    /// - Throws: ``PropertyListError`` if `index` is not an object, its marker is invalid, it runs
+    ///   past the object area, or it is longer than the limits allow.
+    @inline(__always)
+    package func value(at index: Int) throws(PropertyListError) -> InPlaceValue {
+        let (header, offset) = try self.uncheckedHeader(at: index)
+        switch header.kind {
+        case .asciiString:
+            try self.check(header.count, limit: self.maximumStringLength, of: "string", at: offset)
+            return .string(InPlaceRegion(object: index, payload: header.payload, count: header.count, isUTF16: false))
+        case .utf16String:
+            try self.check(header.count &* 2, limit: self.maximumStringLength, of: "string", at: offset)
+            return .string(InPlaceRegion(object: index, payload: header.payload, count: header.count, isUTF16: true))
+        case .dictionary:
+            try self.check(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
+            return .dictionary(
+                InPlaceRegion(object: index, payload: header.payload, count: header.count, isUTF16: false)
+            )
+        case .array:
+            try self.check(header.count, limit: self.maximumCollectionCount, of: "array", at: offset)
+            return .array(InPlaceRegion(object: index, payload: header.payload, count: header.count, isUTF16: false))
+        case .data:
+            try self.check(header.count, limit: self.maximumDataLength, of: "data", at: offset)
+            return .data(InPlaceRegion(object: index, payload: header.payload, count: header.count, isUTF16: false))
+        case .bool(let value): return .bool(value)
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .float(let value): return .float(value)
+        case .date(let value): return .date(value)
+        case .uid(let value): return .uid(UID(value))
+        }
+    }
+
+    /// The decoded marker of the object at `index`, and the object's offset.
+    /// - Throws: ``PropertyListError`` if `index` is not an object, its marker is invalid, it runs
+    ///   past the object area, or it is longer than the limits allow
+    ///   (``PropertyListError/Code/sizeLimitExceeded``).
+    @inline(__always)
+    func header(at index: Int) throws(PropertyListError) -> (header: ObjectHeader, offset: Int) {
+        let (header, offset) = try self.uncheckedHeader(at: index)
+        switch header.kind {
+        case .asciiString: try self.check(header.count, limit: self.maximumStringLength, of: "string", at: offset)
+        case .utf16String: try self.check(header.count &* 2, limit: self.maximumStringLength, of: "string", at: offset)
+        case .dictionary: try self.check(header.count, limit: self.maximumCollectionCount, of: "dictionary", at: offset)
+        case .array: try self.check(header.count, limit: self.maximumCollectionCount, of: "array", at: offset)
+        case .data: try self.check(header.count, limit: self.maximumDataLength, of: "data", at: offset)
+        case .bool, .integer, .real, .float, .date, .uid: break
+        }
+        return (header, offset)
+    }
+
+    /// The decoded marker of the object at `index`, and the object's offset, not yet checked
+    /// against the length limits.
+    @inline(__always)
+    private func uncheckedHeader(at index: Int) throws(PropertyListError) -> (header: ObjectHeader, offset: Int) {
+        guard TableIndex.contains(index, count: self.objectCount) else { throw self.invalidReference(index) }
+        let offset = self.offset(ofObject: index)
+        let end = self.layout.offsetTableOffset
+        if let common = ObjectHeader(common: self.bytes, at: offset, end: end, referenceSize: self.layout.referenceSize)
+        {
+            return (common, offset)
+        }
+        return (try ObjectHeader(self.bytes, at: offset, end: end, referenceSize: self.layout.referenceSize), offset)
+    }
+
     /// The byte offset of the object at `index`, which must be below ``objectCount``; the offset
     /// table was checked to point inside the object area when the reader was made.
     @inline(__always)
@@ -452,12 +457,6 @@ package struct InPlaceReader {
                 width: self.layout.offsetSize
             )
         )
-    }
-
-    /// The object reference at a byte offset inside a container the header check bounded.
-    @inline(__always)
-    private func reference(at offset: Int) -> Int {
-        Int(truncatingIfNeeded: ObjectHeader.bigEndian(self.bytes, at: offset, width: self.layout.referenceSize))
     }
 
     @inline(__always)
@@ -472,7 +471,11 @@ package struct InPlaceReader {
         of kind: StaticString,
         at offset: Int
     ) -> PropertyListError {
-        PropertyListError(.invalidLength, offset: offset, reason: "\(kind) of \(length) exceeds the limit of \(limit)")
+        PropertyListError(
+            .sizeLimitExceeded,
+            offset: offset,
+            reason: "a \(kind) of \(length) exceeds the limit of \(limit)"
+        )
     }
 
     @inline(never)
