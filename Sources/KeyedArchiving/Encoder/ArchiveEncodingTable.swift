@@ -455,12 +455,15 @@ internal struct ArchiveEncodingTable {
 
     /// The UID of a number or Boolean leaf, adding it on first use.
     mutating func leaf(scalar value: Value) -> UID {
-        if let existing = self.scalarLeaves.value(kind: value.kind.rawValue, bits: value.payload) {
+        let uid = UInt32(truncatingIfNeeded: self.objects.count)
+        if let existing = self.scalarLeaves.value(
+            kind: value.kind.rawValue,
+            bits: value.payload,
+            insertingIfAbsent: uid
+        ) {
             return UID(UInt64(existing))
         }
-        let uid = UInt32(truncatingIfNeeded: self.objects.count)
         self.objects.append(value)
-        self.scalarLeaves.insert(uid, kind: value.kind.rawValue, bits: value.payload)
         return UID(UInt64(uid))
     }
 

@@ -267,11 +267,12 @@ internal struct BinaryBuilderNumbering {
     }
 
     private mutating func addScalar(_ value: Value) -> UInt32 {
-        if let existing = self.scalars.value(kind: value.kind.rawValue, bits: value.payload) { return existing }
-        let index = self.appendEntry(value)
-        self.scalars.insert(index, kind: value.kind.rawValue, bits: value.payload)
+        let next = UInt32(truncatingIfNeeded: self.entryCount)
+        if let existing = self.scalars.value(kind: value.kind.rawValue, bits: value.payload, insertingIfAbsent: next) {
+            return existing
+        }
         self.objectBytes += 17
-        return index
+        return self.appendEntry(value)
     }
 
     @inline(__always)

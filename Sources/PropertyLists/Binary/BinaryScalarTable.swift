@@ -15,11 +15,16 @@
 /// numbers: reals by their bits, and an integer's sign is part of its kind. Open addressing with a
 /// cheap mixer keeps a lookup to a few instructions, where `Dictionary` would run SipHash.
 package struct BinaryScalarTable {
-    /// Open-addressed slots holding `position + 1`, or 0 when empty.
+    /// A leaf and its number, stored together so that adding one appends once.
+    private struct Entry {
+        var bits: UInt64
+        var value: UInt32
+        var kind: UInt8
+    }
+
+    /// Open-addressed slots holding `position + 1` in ``entries``, or 0 when empty.
     private var slots = [UInt32](repeating: 0, count: 64)
-    private var kinds: [UInt8] = []
-    private var bits: [UInt64] = []
-    private var values: [UInt32] = []
+    private var entries: [Entry] = []
 
     /// Creates an empty table.
     package init() {}
@@ -30,50 +35,42 @@ package struct BinaryScalarTable {
     /// eighth), else replaced by a small table: a run of archives of one size reuses its slots, and
     /// clearing after a large archive costs the next small one no more than once.
     package mutating func removeAll() {
-        if self.slots.count <= 1024 || self.values.count * 8 >= self.slots.count {
+        if self.slots.count <= 1024 || self.entries.count * 8 >= self.slots.count {
             self.slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         } else {
             self.slots = [UInt32](repeating: 0, count: 64)
         }
-        self.kinds.removeAll(keepingCapacity: true)
-        self.bits.removeAll(keepingCapacity: true)
-        self.values.removeAll(keepingCapacity: true)
+        self.entries.removeAll(keepingCapacity: true)
     }
 
     /// The number of leaves the table's storage has room for, to bound what a caller keeps.
-    package var capacity: Int { max(self.values.capacity, self.slots.count / 2) }
+    package var capacity: Int { max(self.entries.capacity, self.slots.count / 2) }
 
-    /// The number stored for a leaf, or `nil`.
+    /// The number stored for a leaf; or, when there is none, stores `value` for it and returns
+    /// `nil`. One probe either way.
     @inline(__always)
-    package func value(kind: UInt8, bits: UInt64) -> UInt32? {
-        let mask = self.slots.count - 1
+    package mutating func value(kind: UInt8, bits: UInt64, insertingIfAbsent value: UInt32) -> UInt32? {
+        let mask = self.slots.count &- 1
         var slot = Self.slot(kind: kind, bits: bits, mask: mask)
         while true {
             let stored = self.slots[slot]
-            if stored == 0 { return nil }
-            let position = Int(stored - 1)
-            if self.bits[position] == bits, self.kinds[position] == kind { return self.values[position] }
-            slot = (slot + 1) & mask
+            if stored == 0 { break }
+            let entry = self.entries[Int(stored &- 1)]
+            if entry.bits == bits, entry.kind == kind { return entry.value }
+            slot = (slot &+ 1) & mask
         }
+        self.entries.append(Entry(bits: bits, value: value, kind: kind))
+        self.slots[slot] = UInt32(truncatingIfNeeded: self.entries.count)
+        if self.entries.count &* 2 > self.slots.count { self.grow() }
+        return nil
     }
 
-    /// Stores `value` for a leaf that ``value(kind:bits:)`` did not find.
-    package mutating func insert(_ value: UInt32, kind: UInt8, bits: UInt64) {
-        let mask = self.slots.count - 1
-        var slot = Self.slot(kind: kind, bits: bits, mask: mask)
-        while self.slots[slot] != 0 { slot = (slot + 1) & mask }
-        self.kinds.append(kind)
-        self.bits.append(bits)
-        self.values.append(value)
-        self.slots[slot] = UInt32(truncatingIfNeeded: self.values.count)
-        if self.values.count * 2 > self.slots.count { self.grow() }
-    }
-
+    @inline(never)
     private mutating func grow() {
         var slots = [UInt32](repeating: 0, count: self.slots.count * 2)
         let mask = slots.count - 1
-        for position in self.values.indices {
-            var slot = Self.slot(kind: self.kinds[position], bits: self.bits[position], mask: mask)
+        for (position, entry) in self.entries.enumerated() {
+            var slot = Self.slot(kind: entry.kind, bits: entry.bits, mask: mask)
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = UInt32(truncatingIfNeeded: position + 1)
         }
