@@ -33,6 +33,8 @@ import Foundation
 // - `ArchiveStore.keysPage/<backend>/<n>`: one page of 1,000 keys after a random key.
 // - `ArchiveStore.count/<backend>/<n>`: the number of entries.
 // - `ArchiveStore.purgeExpired/<backend>/<n>`: a purge that finds nothing expired.
+// - `Preferences.set/<format>`, `Preferences.get/<format>`: `UserDefaults` helpers against JSON
+//   (`PreferencesBenchmarks.swift`).
 // n is 100k and 1M (`Workload.sizes`); `ArchiveStore.fill/files/1M` runs only with
 // STORAGE_BENCHMARKS_1M_FILES=1. The stores the reads use are built once and kept (`Fixture`).
 // Everything here is file-system bound, so wall clock depends on the disk and the machine's load;
@@ -41,6 +43,7 @@ import Foundation
 let benchmarks: @Sendable () -> Void = {
     let backends: [ArchiveStoreBackend] = [.files, .sqlite]
     registerPayloadBenchmarks()
+    registerPreferencesBenchmarks()
     for backend in backends {
         registerSaves(on: backend)
     }
