@@ -103,6 +103,10 @@ import Testing
         try store.save(1, forKey: "a")
         #expect(try store.load(forKey: "a") == 1)
         #expect(try store.keys() == ["a"])
+        // The other instance's maintenance opens connections of its own: let it finish first, or
+        // the files it opens after this count would hide the ones closing this instance releases.
+        store.waitForBackgroundMaintenance()
+        other.waitForBackgroundMaintenance()
         let opened = openFiles(under: directory.storePath)
         store.close()
         store.close()
