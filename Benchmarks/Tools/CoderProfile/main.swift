@@ -30,9 +30,10 @@ import PropertyLists
 // floor-decode (`CodableFloor` on the same type); each on the benchmark's cats, or with an `app-`
 // prefix (`app-direct-encode`) on the app-shaped model of `AppModel.swift`. With a `one-` prefix
 // (`one-direct-encode`, `one-app-direct-decode`), each value is an archive of its own. With a
-// `plist-` prefix (`plist-tree`, `plist-walk`, `plist-binary`, `plist-xml`, `plist-app-tree`), the
-// binary property list readers on the archive of the cats: building the tree, walking every object
-// with the lazy reader, and transcoding to binary and to XML.
+// `plist-` prefix (`plist-tree`, `plist-walk`, `plist-binary`, `plist-xml`, `plist-write`,
+// `plist-app-tree`), the binary property list readers and writers on the archive of the cats:
+// building the tree, walking every object with the lazy reader, transcoding to binary and to XML,
+// and writing the tree.
 
 /// What a command line asked for, or the usage.
 enum Command {
@@ -114,6 +115,9 @@ struct Workload {
                 }
                 return total
             }
+        case "write":
+            let tree = try! PropertyListValue(parsing: bytes)
+            self.body = { BinaryPropertyListWriter().write(tree).count }
         case "binary", "xml":
             let isXML = reader == "xml"
             self.body = {

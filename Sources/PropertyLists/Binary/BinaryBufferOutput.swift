@@ -8,10 +8,32 @@
 //
 //===----------------------------------------------------------------------===//
 
+/// Where the numbering of a ``BinaryPropertyListBuilder`` writes objects: a buffer allocated at the
+/// file's final size (``BinaryBufferOutput``), or chunks handed over as they fill (``BinaryOutput``).
+internal protocol BinaryObjectOutput {
+    /// The offset in the file of the next byte appended.
+    var position: Int { get }
+    /// Appends one byte.
+    mutating func append(_ byte: UInt8)
+    /// Appends bytes.
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+    /// Appends the low `width` bytes of `value`, most significant first.
+    mutating func appendBigEndian(_ value: UInt64, width: Int)
+    /// Appends a run of references or offsets, each in `width` bytes, most significant first.
+    mutating func appendBigEndian<T: FixedWidthInteger>(contentsOf values: UnsafeBufferPointer<T>, width: Int)
+    /// Appends a marker whose low nibble is the count, or 0xF followed by an integer object.
+    mutating func appendMarker(_ marker: UInt8, count: Int)
+    /// Appends a non-negative integer object in the fewest of 1, 2, 4 or 8 bytes.
+    mutating func appendUnsigned(_ value: UInt64)
+}
+
 /// Bytes written into a buffer allocated at its final size.
-internal struct BinaryBufferOutput {
+internal struct BinaryBufferOutput: BinaryObjectOutput {
     let buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var count = 0
+
+    /// The offset in the file of the next byte appended.
+    var position: Int { self.count }
 
     init(buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer

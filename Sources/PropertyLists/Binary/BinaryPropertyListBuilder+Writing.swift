@@ -343,13 +343,40 @@ internal struct BinaryBuilderNumbering {
         return out.count
     }
 
+    /// Writes the file in chunks: each time about `chunkSize` bytes are collected they go to
+    /// `flush`, and the rest is returned (everything, with no `flush`). The bytes are those
+    /// ``encode(into:)`` writes.
+    func encode(chunkSize: Int, flush: (([UInt8]) -> Void)?) -> [UInt8] {
+        let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entryCount))
+        var out = BinaryOutput(objectCount: self.entryCount, chunkSize: chunkSize, flush: flush)
+        var offsets: [UInt64] = []
+        offsets.reserveCapacity(self.entryCount)
+        self.strings.withUTF8View { strings in
+            self.data.withView { data in
+                for position in 0..<self.entryCount {
+                    offsets.append(UInt64(out.position))
+                    self.write(
+                        self.entries[position],
+                        referenceSize: referenceSize,
+                        strings: strings,
+                        data: data,
+                        to: &out
+                    )
+                    out.flushIfFull()
+                }
+            }
+        }
+        out.appendOffsetTableAndTrailer(offsets, objectCount: self.entryCount, referenceSize: referenceSize)
+        return out.bytes
+    }
+
     @inline(__always)
-    private func write(
+    private func write<Output: BinaryObjectOutput>(
         _ entry: Value,
         referenceSize: Int,
         strings: BinaryByteRunTable.View,
         data: BinaryByteRunTable.View,
-        to out: inout BinaryBufferOutput
+        to out: inout Output
     ) {
         switch entry.kind {
         case .array, .dictionary, .sharedKeysDictionary:

@@ -247,6 +247,16 @@ package struct BinaryPropertyListBuilder {
         }
     }
 
+    /// Encodes the property list whose top-level value is `root` in the binary format, in chunks:
+    /// each time about `chunkSize` bytes are collected they go to `flush`, and the rest is
+    /// returned. The bytes, in order, are those ``write(root:)`` returns.
+    package func write(root: Value, chunkSize: Int, flush: @escaping ([UInt8]) -> Void) -> [UInt8] {
+        BinaryBuilderNumbering.withNumbering(of: self, uidCount: 0) { numbering in
+            _ = numbering.add(root)
+            return numbering.encode(chunkSize: chunkSize, flush: flush)
+        }
+    }
+
     /// Encodes the property list whose top-level value is `root` in the binary format, as
     /// ``write(root:)`` does, straight into `Data`.
     /// - Parameters:

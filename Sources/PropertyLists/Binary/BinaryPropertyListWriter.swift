@@ -16,6 +16,9 @@ import Foundation
 
 /// Writes binary (`bplist00`) property lists the way CoreFoundation does.
 ///
+/// A tree is written through the coders' writer: its values go into a `BinaryPropertyListBuilder`,
+/// whose numbering shares equal leaves and writes the file.
+///
 /// Objects are numbered in CoreFoundation's order: a container before its contents, and a
 /// dictionary's keys before its values. Equal leaf values (strings, numbers, dates, data, Booleans
 /// and UIDs) are written once and referenced from every place they occur. Integers, offsets and
@@ -29,9 +32,9 @@ public struct BinaryPropertyListWriter: Sendable {
     /// - Parameter value: The top-level value.
     /// - Returns: The bytes of the file, starting with `bplist00`.
     public func write(_ value: PropertyListValue) -> [UInt8] {
-        var table = BinaryObjectTable()
-        _ = table.add(value)
-        return table.encode(chunkSize: Int.max, flush: nil)
+        var tree = BinaryTreeFlattener()
+        let root = tree.append(value)
+        return tree.builder.write(root: root)
     }
 
     /// Encodes `value` in chunks, so the file never sits in memory at once.
@@ -43,11 +46,12 @@ public struct BinaryPropertyListWriter: Sendable {
     ///   - sink: Receives each chunk; writing stops at its first error.
     /// - Throws: The first error `sink` throws.
     public func write(_ value: PropertyListValue, chunkSize: Int = 1 << 20, to sink: ([UInt8]) throws -> Void) throws {
-        var table = BinaryObjectTable()
-        _ = table.add(value)
+        var tree = BinaryTreeFlattener()
+        let root = tree.append(value)
+        let builder = tree.builder
         var firstError: (any Error)?
         withoutActuallyEscaping(sink) { sink in
-            let rest = table.encode(chunkSize: max(chunkSize, 1)) { chunk in
+            let rest = builder.write(root: root, chunkSize: max(chunkSize, 1)) { chunk in
                 guard firstError == nil else { return }
                 do { try sink(chunk) } catch { firstError = error }
             }
@@ -59,161 +63,64 @@ public struct BinaryPropertyListWriter: Sendable {
     }
 }
 
-/// The flattened object list of a binary property list being written.
-private struct BinaryObjectTable {
-    enum Entry {
-        case leaf(PropertyListValue)
-        /// An array: its element references are `references[start..<start+count]`.
-        case array(start: Int, count: Int)
-        /// A dictionary: keys at `references[start..<start+count]`, values right after them.
-        case dictionary(start: Int, count: Int)
-    }
+/// A tree's values put into a ``BinaryPropertyListBuilder``: the contents of each container before
+/// it, as the builder keeps them.
+private struct BinaryTreeFlattener {
+    typealias Value = BinaryPropertyListBuilder.Value
 
-    var entries: [Entry] = []
-    var references: [Int] = []
-    /// Interning, split by kind so that the common leaves of keyed archives (UIDs, small integers,
-    /// strings) are found without hashing the whole enum: UIDs and integers below
-    /// ``directLimit`` by position, strings by their own hash, everything else by value.
-    var strings: [String: Int] = [:]
-    /// A direct-mapped cache in front of ``strings``, keyed by a string's raw 16 bytes (see
-    /// ``StringIdentityCache``).
-    var recentStrings = StringIdentityCache()
-    /// 64-bit reals by bit pattern, so that the common real leaves hash one word.
-    var reals: [UInt64: Int] = [:]
-    var smallUIDs: [Int] = []
-    var smallIntegers: [Int] = []
-    var booleans: (false: Int, true: Int) = (-1, -1)
-    var others: [PropertyListValue: Int] = [:]
+    var builder = BinaryPropertyListBuilder()
+    /// Strings met last, by identity: a tree read from a file shares one `String` for every
+    /// occurrence of a key, which this finds without hashing its characters.
+    private var recentStrings = StringIdentityCache()
 
-    /// UIDs and non-negative integers below this are interned through an array.
-    static let directLimit: UInt64 = 1 << 16
-
-    /// Adds `value` and its descendants; returns the index of `value`.
-    mutating func add(_ value: PropertyListValue) -> Int {
+    /// Appends `value`'s contents and returns the value.
+    mutating func append(_ value: PropertyListValue) -> Value {
         switch value {
-        case .array(let elements):
-            let index = self.entries.count
-            let start = self.references.count
-            self.entries.append(.array(start: start, count: elements.count))
-            self.references.append(contentsOf: repeatElement(0, count: elements.count))
-            for (offset, element) in elements.enumerated() {
-                self.references[start + offset] = self.add(element)
-            }
-            return index
-        case .dictionary(let dictionary):
-            let index = self.entries.count
-            let start = self.references.count
-            let count = dictionary.count
-            self.entries.append(.dictionary(start: start, count: count))
-            self.references.append(contentsOf: repeatElement(0, count: 2 * count))
-            for (offset, entry) in dictionary.enumerated() {
-                self.references[start + offset] = self.addString(entry.key)
-            }
-            for (offset, entry) in dictionary.enumerated() {
-                self.references[start + count + offset] = self.add(entry.value)
-            }
-            return index
         case .string(let string):
-            return self.addString(string)
-        case .uid(let uid) where uid.rawValue < Self.directLimit:
-            return Self.addDirect(Int(uid.rawValue), in: &self.smallUIDs, value, &self.entries)
+            return .string(id: self.stringID(string))
         case .integer(let integer):
-            if let small = integer.uint64Value, small < Self.directLimit {
-                return Self.addDirect(Int(small), in: &self.smallIntegers, value, &self.entries)
-            }
-            return self.addOther(value)
+            return .integer(integer)
         case .real(let real):
-            return self.addReal(real, value)
+            return .real(real)
+        case .float(let float):
+            return .float(float)
         case .bool(let bool):
-            let existing = bool ? self.booleans.true : self.booleans.false
-            if existing >= 0 { return existing }
-            let index = self.entries.count
-            self.entries.append(.leaf(value))
-            if bool { self.booleans.true = index } else { self.booleans.false = index }
-            return index
-        default:
-            return self.addOther(value)
-        }
-    }
-
-    private mutating func addString(_ string: String) -> Int {
-        if let index = self.recentStrings[string] { return index }
-        if let index = self.strings[string] {
-            self.recentStrings[string] = index
-            return index
-        }
-        let index = self.entries.count
-        self.entries.append(.leaf(.string(string)))
-        self.strings[string] = index
-        self.recentStrings[string] = index
-        return index
-    }
-
-    private mutating func addReal(_ real: Double, _ value: PropertyListValue) -> Int {
-        if let index = self.reals[real.bitPattern] { return index }
-        let index = self.entries.count
-        self.entries.append(.leaf(value))
-        self.reals[real.bitPattern] = index
-        return index
-    }
-
-    private mutating func addOther(_ value: PropertyListValue) -> Int {
-        if let index = self.others[value] { return index }
-        let index = self.entries.count
-        self.entries.append(.leaf(value))
-        self.others[value] = index
-        return index
-    }
-
-    /// Interns a UID or integer below ``directLimit`` through a position-indexed table (-1 = absent).
-    private static func addDirect(
-        _ key: Int,
-        in table: inout [Int],
-        _ value: PropertyListValue,
-        _ entries: inout [Entry]
-    ) -> Int {
-        if key >= table.count {
-            table.append(contentsOf: repeatElement(-1, count: max(key + 1, 2 * table.count) - table.count))
-        }
-        let existing = table[key]
-        if existing >= 0 { return existing }
-        let index = entries.count
-        entries.append(.leaf(value))
-        table[key] = index
-        return index
-    }
-
-    /// Writes the file; with `flush`, hands over every `chunkSize` bytes and returns the rest.
-    func encode(chunkSize: Int, flush: (([UInt8]) -> Void)?) -> [UInt8] {
-        var out = BinaryOutput(objectCount: self.entries.count, chunkSize: chunkSize, flush: flush)
-        let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
-        var offsets = [UInt64]()
-        offsets.reserveCapacity(self.entries.count)
-        for entry in self.entries {
-            offsets.append(UInt64(out.position))
-            switch entry {
-            case .leaf(let value):
-                out.appendLeaf(value)
-            case .array(let start, let count):
-                out.appendMarker(0xA0, count: count)
-                for reference in self.references[start..<(start + count)] {
-                    out.appendBigEndian(UInt64(reference), width: referenceSize)
-                }
-            case .dictionary(let start, let count):
-                out.appendMarker(0xD0, count: count)
-                for reference in self.references[start..<(start + 2 * count)] {
-                    out.appendBigEndian(UInt64(reference), width: referenceSize)
-                }
+            return .bool(bool)
+        case .date(let date):
+            return Value(kind: .date, payload: date.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let data):
+            return Value(kind: .data, payload: UInt64(self.builder.dataID(for: data)))
+        case .uid(let uid):
+            return .uid(uid.rawValue)
+        case .array(let elements):
+            var values: [Value] = []
+            values.reserveCapacity(elements.count)
+            for element in elements { values.append(self.append(element)) }
+            return self.builder.array(values)
+        case .dictionary(let dictionary):
+            var keys: [Value] = []
+            var values: [Value] = []
+            keys.reserveCapacity(dictionary.count)
+            values.reserveCapacity(dictionary.count)
+            for entry in dictionary {
+                keys.append(.string(id: self.stringID(entry.key)))
+                values.append(self.append(entry.value))
             }
-            out.flushIfFull()
+            return self.builder.dictionary(keys: keys, values: values)
         }
-        out.appendOffsetTableAndTrailer(offsets, objectCount: self.entries.count, referenceSize: referenceSize)
-        return out.bytes
+    }
+
+    @inline(__always)
+    private mutating func stringID(_ string: String) -> UInt32 {
+        if let id = self.recentStrings[string] { return UInt32(truncatingIfNeeded: id) }
+        let id = self.builder.strings.id(for: string)
+        self.recentStrings[string] = Int(id)
+        return id
     }
 }
 
 /// Byte-level encoding of binary property list objects.
-internal struct BinaryOutput {
+internal struct BinaryOutput: BinaryObjectOutput {
     var bytes: [UInt8] = []
     /// Where full chunks go when writing in chunks; `nil` keeps everything in ``bytes``.
     var flush: (([UInt8]) -> Void)?
@@ -234,6 +141,26 @@ internal struct BinaryOutput {
 
     /// The offset in the file of the next byte appended.
     var position: Int { self.flushed + self.bytes.count }
+
+    /// Appends one byte.
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        self.bytes.append(byte)
+    }
+
+    /// Appends bytes.
+    @inline(__always)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes.append(contentsOf: bytes)
+    }
+
+    /// Appends a run of references or offsets, each in `width` bytes, most significant first.
+    @inline(__always)
+    mutating func appendBigEndian<T: FixedWidthInteger>(contentsOf values: UnsafeBufferPointer<T>, width: Int) {
+        for value in values {
+            self.appendBigEndian(UInt64(truncatingIfNeeded: value), width: width)
+        }
+    }
 
     /// Hands ``bytes`` to ``flush`` once there are ``chunkSize`` of them.
     @inline(__always)
@@ -360,7 +287,7 @@ internal struct BinaryOutput {
     }
 }
 
-/// A small direct-mapped cache from strings to object indexes, keyed by the string's raw bytes.
+/// A small direct-mapped cache from strings to numbers (string ids), keyed by the string's raw bytes.
 ///
 /// Equal raw bytes mean equal strings: a small string keeps its UTF-8 inline, and a large one
 /// points at its storage, which the value being written keeps alive. Equal strings with different
