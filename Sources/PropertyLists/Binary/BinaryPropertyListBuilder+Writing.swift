@@ -31,6 +31,8 @@ internal struct BinaryBuilderNumbering {
 
     private let items: [Value]
     private let strings: BinaryStringPool
+    /// Whether strings are shared by canonical id (else by id: their bytes).
+    private let mergesEquivalentStrings: Bool
     private let data: BinaryByteRunTable
 
     /// The objects in file order: leaves as they are, containers with their payload pointing at
@@ -82,6 +84,7 @@ internal struct BinaryBuilderNumbering {
     private init(builder: BinaryPropertyListBuilder, uidCount: Int, keyRuns: UnsafeMutableBufferPointer<KeyRun>) {
         self.items = builder.items
         self.strings = builder.strings
+        self.mergesEquivalentStrings = builder.mergesEquivalentStrings
         self.data = builder.data
         let storage = builder.numberingStorage
         self.storage = storage
@@ -228,7 +231,7 @@ internal struct BinaryBuilderNumbering {
     private mutating func addLeaf(_ value: Value, canonicalIDs: UnsafeBufferPointer<UInt32>) -> UInt32 {
         switch value.kind {
         case .string:
-            let canonical = Int(canonicalIDs[Int(value.payload)])
+            let canonical = self.mergesEquivalentStrings ? Int(canonicalIDs[Int(value.payload)]) : Int(value.payload)
             let existing = self.stringIndexes[canonical]
             if existing >= 0 { return UInt32(existing) }
             return self.addString(value, canonical: canonical)

@@ -123,6 +123,10 @@ package struct BinaryPropertyListBuilder {
     package private(set) var sharedKeyCount = 0
     /// The buffers writing a file works in, kept for the next file.
     package let numberingStorage = BinaryNumberingStorage()
+    /// Whether strings that are only canonically equivalent (such as U+212A KELVIN SIGN and "K")
+    /// are written as one object, as `String` equality and the tree writer have it (the default),
+    /// or as one object per distinct sequence of bytes, as the transcoder keeps them.
+    package var mergesEquivalentStrings = true
 
     /// Creates an empty builder.
     package init() {}

@@ -15,29 +15,31 @@ import Foundation
 #endif
 
 extension BinaryPropertyListTranscoder {
-    /// Adds the object at `index` and its descendants to the output, in CoreFoundation's order;
-    /// returns its output index.
-    mutating func add(_ index: Int) throws(PropertyListError) -> UInt32 {
+    typealias Value = BinaryPropertyListBuilder.Value
+
+    /// Adds the object at `index` and its descendants to `builder` (a container's contents before
+    /// it, as the builder keeps them); returns its value. The builder is the caller's, not a field:
+    /// the walk's calls then copy no large state.
+    mutating func add(_ index: Int, into builder: inout BinaryPropertyListBuilder) throws(PropertyListError) -> Value {
         let (header, offset) = try self.header(of: index)
         try self.countDecoded(header, at: offset)
+        try Self.checkItemCount(of: builder, adding: header.count, at: offset)
         switch header.kind {
         case .array:
             try self.enter(index, at: offset)
-            let output = try self.appendEntry(Entry(kind: .array, first: 0, count: UInt32(header.count)), at: offset)
-            let start = self.references.count
-            self.entries[Int(output)].first = UInt32(truncatingIfNeeded: start)
-            self.references.append(contentsOf: repeatElement(0, count: header.count))
+            var elements: [Value] = []
+            elements.reserveCapacity(header.count)
             var position = header.payload
-            for element in 0..<header.count {
-                self.references[start + element] = try self.add(self.reference(at: position))
+            for _ in 0..<header.count {
+                elements.append(try self.add(self.reference(at: position), into: &builder))
                 position &+= self.referenceSize
             }
             self.leave(index)
-            return output
+            return builder.array(elements)
         case .dictionary:
             try self.enter(index, at: offset)
-            let output = try self.appendEntry(Entry(kind: .dictionary, first: 0, count: 0), at: offset)
-            var keys: [UInt32] = []
+            // A repeated key keeps its first position and its last value, as the tree builder has it.
+            var keys: [Value] = []
             var values: [Int] = []
             keys.reserveCapacity(header.count)
             values.reserveCapacity(header.count)
@@ -45,142 +47,79 @@ extension BinaryPropertyListTranscoder {
             var valuePosition = header.payload + header.count * self.referenceSize
             for _ in 0..<header.count {
                 let keyIndex = self.reference(at: keyPosition)
-                let key = try self.keyHeader(keyIndex, ofDictionaryAt: offset)
-                let keyOutput = try self.addLeaf(keyIndex, key)
+                let key = try self.addLeaf(try self.keyHeader(keyIndex, ofDictionaryAt: offset), into: &builder)
                 let value = self.reference(at: valuePosition)
-                if let earlier = Self.position(of: keyOutput, in: keys) {
+                if let earlier = keys.firstIndex(where: { $0.payload == key.payload }) {
                     values[earlier] = value
                 } else {
-                    keys.append(keyOutput)
+                    keys.append(key)
                     values.append(value)
                 }
                 keyPosition &+= self.referenceSize
                 valuePosition &+= self.referenceSize
             }
-            let start = self.references.count
-            self.entries[Int(output)].first = UInt32(truncatingIfNeeded: start)
-            self.entries[Int(output)].count = UInt32(keys.count)
-            self.references.append(contentsOf: keys)
-            self.references.append(contentsOf: repeatElement(0, count: keys.count))
-            for (position, value) in values.enumerated() {
-                self.references[start + keys.count + position] = try self.add(value)
-            }
+            var valueItems: [Value] = []
+            valueItems.reserveCapacity(values.count)
+            for value in values { valueItems.append(try self.add(value, into: &builder)) }
             self.leave(index)
-            return output
+            return builder.dictionary(keys: keys, values: valueItems)
         default:
-            return try self.addLeaf(index, header)
+            return try self.addLeaf(header, into: &builder)
         }
     }
 
-    /// Where `key` already is among a dictionary's key outputs. Dictionaries are small, so a scan.
-    static func position(of key: UInt32, in keys: [UInt32]) -> Int? {
-        keys.firstIndex(of: key)
-    }
-
-    mutating func appendEntry(_ entry: Entry, at offset: Int) throws(PropertyListError) -> UInt32 {
-        guard self.entries.count < Int(UInt32.max) else {
+    /// Throws once the values to write would number more than a builder holds.
+    private static func checkItemCount(
+        of builder: BinaryPropertyListBuilder,
+        adding count: Int,
+        at offset: Int
+    ) throws(PropertyListError) {
+        guard builder.items.count + 2 * count < Int(UInt32.max) else {
             throw PropertyListError(.sizeLimitExceeded, offset: offset, reason: "more than 2^32 - 1 objects to write")
         }
-        self.entries.append(entry)
-        return UInt32(truncatingIfNeeded: self.entries.count - 1)
     }
 
-    /// Interns a leaf: returns the output index of an equal leaf written before, or adds this one.
-    mutating func addLeaf(_ index: Int, _ header: ObjectHeader) throws(PropertyListError) -> UInt32 {
-        let leaf: BinaryLeafInterner.Leaf
+    /// The value of a leaf. A string is added to `builder`'s strings once per distinct sequence of
+    /// UTF-16 code units, found in the input by ``interner`` without making a `String`.
+    mutating func addLeaf(
+        _ header: ObjectHeader,
+        into builder: inout BinaryPropertyListBuilder
+    ) throws(PropertyListError) -> Value {
         switch header.kind {
         case .bool(let bool):
-            leaf = .init(kind: .bool, scalar: bool ? 1 : 0)
+            return .bool(bool)
         case .integer(let integer):
-            if let signed = integer.int64Value, signed < 0 {
-                leaf = .init(kind: .integer, scalar: UInt64(bitPattern: signed), isNegative: true)
-            } else {
-                leaf = .init(kind: .integer, scalar: integer.uint64Value ?? 0)
-            }
+            return .integer(integer)
         case .real(let real):
-            leaf = .init(kind: .real, scalar: real.bitPattern)
+            return .real(real)
         case .float(let float):
-            leaf = .init(kind: .float, scalar: UInt64(float.bitPattern))
+            return .float(float)
         case .date(let seconds):
-            leaf = .init(kind: .date, scalar: seconds.bitPattern)
+            return Value(kind: .date, payload: seconds.bitPattern)
         case .uid(let uid):
-            leaf = .init(kind: .uid, scalar: uid)
+            return .uid(uid)
         case .data:
-            leaf = .init(kind: .data, range: header.payload..<(header.payload + header.count))
-        case .asciiString:
-            try self.checkASCII(header)
-            leaf = .init(kind: .asciiString, range: header.payload..<(header.payload + header.count))
-        case .utf16String:
-            leaf = .init(kind: .utf16String, range: header.payload..<(header.payload + 2 * header.count))
+            let bytes = UnsafeRawBufferPointer(
+                rebasing: UnsafeRawBufferPointer(self.buffer)[header.payload..<(header.payload + header.count)]
+            )
+            return Value(kind: .data, payload: UInt64(builder.dataID(forBytes: bytes)))
+        case .asciiString, .utf16String:
+            let isUTF16: Bool
+            if case .utf16String = header.kind { isUTF16 = true } else { isUTF16 = false }
+            if !isUTF16 { try self.checkASCII(header) }
+            let range = header.payload..<(header.payload + (isUTF16 ? 2 * header.count : header.count))
+            let leaf = BinaryLeafInterner.Leaf(kind: isUTF16 ? .utf16String : .asciiString, range: range)
+            let candidate = UInt32(truncatingIfNeeded: builder.strings.count)
+            let (id, inserted) = self.interner.intern(leaf, candidate: candidate)
+            if inserted {
+                let string = try ObjectHeader.decodeString(self.buffer, range: range, isUTF16: isUTF16)
+                // The interner and the pool tell strings apart alike (by code units, by their
+                // UTF-8), so the pool's id for a new string is the candidate.
+                _ = builder.strings.id(for: string)
+            }
+            return .string(id: id)
         case .array, .dictionary:
-            return 0
-        }
-        let candidate = UInt32(truncatingIfNeeded: self.entries.count)
-        let (output, inserted) = self.interner.intern(leaf, candidate: candidate)
-        if inserted {
-            _ = try self.appendEntry(Entry(kind: .leaf, first: UInt32(truncatingIfNeeded: index), count: 0), at: 0)
-        }
-        return output
-    }
-
-    /// Writes the collected objects; with `flush`, hands over every `chunkSize` bytes and returns the rest.
-    func encodeBinary(chunkSize: Int, flush: (([UInt8]) -> Void)?) -> [UInt8] {
-        var out = BinaryOutput(objectCount: self.entries.count, chunkSize: chunkSize, flush: flush)
-        let referenceSize = BinaryOutput.width(forMaximum: UInt64(self.entries.count))
-        var offsets = [UInt64]()
-        offsets.reserveCapacity(self.entries.count)
-        for entry in self.entries {
-            offsets.append(UInt64(out.position))
-            switch entry.kind {
-            case .leaf:
-                self.appendLeaf(input: Int(entry.first), to: &out)
-            case .array, .dictionary:
-                let count = Int(entry.count)
-                out.appendMarker(entry.kind == .array ? 0xA0 : 0xD0, count: count)
-                let start = Int(entry.first)
-                let end = start + (entry.kind == .array ? count : 2 * count)
-                for reference in self.references[start..<end] {
-                    out.appendBigEndian(UInt64(reference), width: referenceSize)
-                }
-            }
-            out.flushIfFull()
-        }
-        out.appendOffsetTableAndTrailer(offsets, objectCount: self.entries.count, referenceSize: referenceSize)
-        return out.bytes
-    }
-
-    /// Writes a leaf as ``BinaryOutput/appendLeaf(_:)`` writes its value, reading it from the input.
-    func appendLeaf(input index: Int, to out: inout BinaryOutput) {
-        // The walk read this object's header already, so it is valid.
-        guard let header = try? self.header(of: index).header else { return }
-        switch header.kind {
-        case .asciiString:
-            out.appendMarker(0x50, count: header.count)
-            out.bytes.append(contentsOf: self.buffer[header.payload..<(header.payload + header.count)])
-        case .utf16String:
-            let range = header.payload..<(header.payload + 2 * header.count)
-            var units: [UInt16] = []
-            units.reserveCapacity(header.count)
-            var high: UInt16 = 0
-            BinaryLeafInterner.forEachUnit(in: self.buffer, range: range, isUTF16: true) { unit in
-                units.append(unit)
-                high |= unit
-            }
-            if high < 0x80 {
-                out.appendMarker(0x50, count: units.count)
-                for unit in units { out.bytes.append(UInt8(truncatingIfNeeded: unit)) }
-            } else {
-                out.appendMarker(0x60, count: units.count)
-                for unit in units {
-                    out.bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
-                    out.bytes.append(UInt8(truncatingIfNeeded: unit))
-                }
-            }
-        case .data:
-            out.appendMarker(0x40, count: header.count)
-            out.bytes.append(contentsOf: self.buffer[header.payload..<(header.payload + header.count)])
-        default:
-            if let value = try? self.leafValue(header) { out.appendLeaf(value) }
+            return .uid(0)
         }
     }
 }

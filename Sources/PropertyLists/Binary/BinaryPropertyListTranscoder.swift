@@ -56,8 +56,9 @@ extension BinaryPropertyListReader {
     ///
     /// The bytes are those `BinaryPropertyListWriter` writes for ``topLevelValue()`` (equal leaves
     /// written once, CoreFoundation's object order and widths), except that strings equal only
-    /// under Unicode canonical equivalence stay separate objects. Memory stays at the input plus
-    /// about 16 bytes per object written and 24 per distinct leaf.
+    /// under Unicode canonical equivalence stay separate objects. The objects are numbered and
+    /// written by the writer of trees and coders; memory stays at the input plus about 16 bytes per
+    /// value written, each distinct string and data value once more, and one chunk.
     /// - Parameters:
     ///   - chunkSize: About how many bytes to collect before calling `sink`. Defaults to 1 MiB.
     ///   - sink: Receives each chunk; writing stops at its first error.
@@ -74,8 +75,13 @@ extension BinaryPropertyListReader {
         try withoutActuallyEscaping(sink) { sink in
             try self.withObjects { objects, buffer throws(PropertyListError) in
                 var transcoder = BinaryPropertyListTranscoder(reader: self, objects: objects, buffer: buffer)
-                _ = try transcoder.add(self.topObjectIndex)
-                let rest = transcoder.encodeBinary(chunkSize: max(chunkSize, 1)) { chunk in
+                // Strings only canonically equivalent stay apart, as the interner tells them apart.
+                var builder = BinaryPropertyListBuilder()
+                builder.mergesEquivalentStrings = false
+                // Most rewrites write about as many values as the input has objects, and more.
+                builder.items.reserveCapacity(2 * self.objectCount)
+                let root = try transcoder.add(self.topObjectIndex, into: &builder)
+                let rest = builder.write(root: root, chunkSize: max(chunkSize, 1)) { chunk in
                     guard sinkError == nil else { return }
                     do { try sink(chunk) } catch { sinkError = error }
                 }
@@ -98,15 +104,6 @@ extension BinaryPropertyListReader {
 /// before anything is written, instead of writing without end. Strings, data and containers are
 /// checked against their length limits too.
 internal struct BinaryPropertyListTranscoder {
-    /// One object of the binary output: a leaf (``first`` is its input index) or a container
-    /// (``first`` is where its references start in ``references``, ``count`` how many entries).
-    struct Entry {
-        enum Kind: UInt8 { case leaf, array, dictionary }
-        var kind: Kind
-        var first: UInt32
-        var count: UInt32
-    }
-
     let buffer: UnsafeBufferPointer<UInt8>
     /// Reads each object: its marker, its bounds and the limits on its length.
     let objects: InPlaceReader
@@ -122,8 +119,7 @@ internal struct BinaryPropertyListTranscoder {
     /// The decoded size of everything visited so far, shared objects counted at every reference.
     var decodedSize = 0
 
-    var entries: [Entry] = []
-    var references: [UInt32] = []
+    /// The strings a binary rewrite has added to its builder, found by their bytes in the input.
     var interner: BinaryLeafInterner
 
     init(reader: BinaryPropertyListReader, objects: InPlaceReader, buffer: UnsafeBufferPointer<UInt8>) {
@@ -136,8 +132,6 @@ internal struct BinaryPropertyListTranscoder {
         self.decodedSizeBudget = reader.limits.decodedSizeBudget(forInputSize: reader.bytes.count)
         self.inProgress = [Bool](repeating: false, count: reader.objectCount)
         self.interner = BinaryLeafInterner(buffer: buffer)
-        // Most rewrites write about as many objects as they read.
-        self.entries.reserveCapacity(reader.objectCount)
     }
 
     // MARK: - Reading

@@ -228,63 +228,6 @@ internal struct BinaryOutput: BinaryObjectOutput {
         self.bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
         self.appendBigEndian(value, width: width)
     }
-
-    mutating func appendLeaf(_ value: PropertyListValue) {
-        switch value {
-        case .string(let string):
-            self.appendString(string)
-        case .integer(let integer):
-            if let unsigned = integer.uint64Value {
-                self.appendUnsigned(unsigned)
-            } else {
-                self.bytes.append(0x13)
-                self.appendBigEndian(UInt64(bitPattern: integer.int64Value ?? 0), width: 8)
-            }
-        case .real(let real):
-            self.bytes.append(0x23)
-            self.appendBigEndian(real.bitPattern, width: 8)
-        case .float(let float):
-            self.bytes.append(0x22)
-            self.appendBigEndian(UInt64(float.bitPattern), width: 4)
-        case .bool(let bool):
-            self.bytes.append(bool ? 0x09 : 0x08)
-        case .date(let date):
-            self.bytes.append(0x33)
-            self.appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8)
-        case .data(let data):
-            self.appendMarker(0x40, count: data.count)
-            self.bytes.append(contentsOf: data)
-        case .uid(let uid):
-            let width = uid.rawValue > UInt64(UInt32.max) ? 8 : Self.width(forMaximum: uid.rawValue)
-            self.bytes.append(0x80 | UInt8(width - 1))
-            self.appendBigEndian(uid.rawValue, width: width)
-        case .array, .dictionary:
-            // Containers are written by the object table; they never reach here.
-            break
-        }
-    }
-
-    mutating func appendString(_ string: String) {
-        var string = string
-        let isASCII = string.withUTF8 { utf8 in
-            var high: UInt8 = 0
-            for byte in utf8 { high |= byte }
-            return high < 0x80
-        }
-        if isASCII {
-            string.withUTF8 { utf8 in
-                self.appendMarker(0x50, count: utf8.count)
-                self.bytes.append(contentsOf: utf8)
-            }
-            return
-        }
-        let units = string.utf16
-        self.appendMarker(0x60, count: units.count)
-        for unit in units {
-            self.bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
-            self.bytes.append(UInt8(truncatingIfNeeded: unit))
-        }
-    }
 }
 
 /// A small direct-mapped cache from strings to numbers (string ids), keyed by the string's raw bytes.
