@@ -51,7 +51,9 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
             )
         )
         let versioned = conformances([("ArchiveVersioned", "KeyedArchiving.ArchiveVersioned")])
-        extensions.append(Self.extensionText("\(header)\(versioned)", analysed.versionedMembers()))
+        if let members = analysed.versionedMembers() {
+            extensions.append(Self.extensionText("\(header)\(versioned)", members))
+        }
         if let previous = analysed.arguments.previousVersion {
             let migrating = conformances([("ArchiveMigrating", "KeyedArchiving.ArchiveMigrating")])
             extensions.append(
@@ -104,7 +106,7 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         guard let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics) else {
             return []
         }
-        var members = analysed.classMembers()
+        var members = analysed.classMembers() + analysed.hierarchyClassMembers()
         if protocols.contains(where: { $0.trimmedDescription.hasSuffix("ArchiveObjectDecodable") }) {
             members += analysed.directClassMembers()
         }

@@ -39,7 +39,7 @@ import Testing
         Misuse(
             name: "actor",
             source: "@Archivable\nactor Counter {\n    var count = 0\n}",
-            messages: ["'@Archivable' applies to structs, final classes and enums, not to actors"]
+            messages: ["'@Archivable' applies to structs, classes and enums, not to actors"]
         ),
         Misuse(
             name: "own CodingKeys",
