@@ -34,11 +34,12 @@
 /// }
 /// ```
 ///
-/// Works on structs, final classes and enums, generic or not; the type conforms to `Codable` and
-/// `ArchiveVersioned`. Structs and final classes also conform to `ArchiveObjectEncodable` and
-/// `ArchiveObjectDecodable`, and enums with `String` raw values to `ArchiveRawValueCodable`: this
-/// package's coders then write and read them directly, without `Encoder` containers, to the same
-/// bytes and values. See <doc:EvolvingArchivedTypes> and
+/// Works on structs, final classes (subclasses included) and enums, generic or not; a class that
+/// may be subclassed takes ``ArchivableClass(version:unversionedVersion:versionKey:)``. The type
+/// conforms to `Codable` and `ArchiveVersioned`. Structs and final classes also conform to
+/// `ArchiveObjectEncodable` and `ArchiveObjectDecodable`, and enums with `String` raw values to
+/// `ArchiveRawValueCodable`: this package's coders then write and read them directly, without
+/// `Encoder` containers, to the same bytes and values. See <doc:EvolvingArchivedTypes> and
 /// <doc:ArchivableExpansion>.
 /// - Parameters:
 ///   - version: The version the type writes, 1 or more. Raise it only for a change that needs a
@@ -101,8 +102,8 @@ public macro Archivable(
     codableParameters: [String]? = nil
 ) = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchivableMacro")
 
-/// Generates the `Codable` conformance of a class that may be subclassed, as ``Archivable(version:previousVersion:unversionedVersion:versionKey:className:formerClassNames:codableParameters:)``
-/// does for other types.
+/// Generates the `Codable` conformance of a class that may be subclassed, as `@Archivable` does for
+/// other types.
 ///
 /// The class's object holds its superclasses' fields and its own, with its class chain in
 /// `$classes`, as a hand-written conformance that calls `super.encode(to:)` and

@@ -244,6 +244,37 @@ import Testing
             source: "@Archivable\nenum Mood {\n    case calm\n    @ArchiveKey(\"still\", \"calm\") case still\n}",
             messages: ["the key 'calm' is already used by 'calm'"]
         ),
+        Misuse(
+            name: "@Archivable on a class that is not final",
+            source: "@Archivable\nclass Box {\n    var width = 1\n}",
+            messages: [
+                "'@Archivable' applies to final classes; a class that may be subclassed takes '@ArchivableClass' "
+                    + "(Swift cannot subclass a class whose macro declares conformances it does not add)"
+            ]
+        ),
+        Misuse(
+            name: "@ArchivableClass on an enum",
+            source: "@ArchivableClass\nenum Mood {\n    case calm\n}",
+            messages: ["'@ArchivableClass' applies to classes; use '@Archivable'"]
+        ),
+        Misuse(
+            name: "a final subclass with a class name",
+            source: "@Archivable(className: \"Crate\")\nfinal class Crate: Box {\n    var depth = 1\n}",
+            messages: [
+                "'className' is not supported on a class that is not final or has a superclass; its objects are "
+                    + "archived under its Swift name, with its superclasses' names in '$classes'"
+            ]
+        ),
+        Misuse(
+            name: "a final subclass with its own version and a migration",
+            source:
+                "@Archivable(version: 2, previousVersion: CrateV1.self)\nfinal class Crate: Box {\n    var depth = 1\n}",
+            messages: [
+                "a class hierarchy is versioned by its root class; remove the version from this subclass",
+                "'previousVersion' is not supported on a class that is not final or has a superclass; its objects are "
+                    + "archived under its Swift name, with its superclasses' names in '$classes'",
+            ]
+        ),
     ]
 
     @Test(arguments: Self.misuses)

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 /// The compile-time check that an `@Archivable` subclass's superclass archives its own
-/// properties: the generated `init(from:)` passes the superclass to ``check(_:)-7hr3n``, and a
+/// properties: the generated `init(from:)` passes the superclass to `check(_:)`, and a
 /// superclass that is neither `Codable` nor `NSObject` makes it an error that says what to do.
 public enum ArchivableSuperclass {
     /// Accepts a `Codable` superclass, `@Archivable` or not: its `encode(to:)` and `init(from:)`

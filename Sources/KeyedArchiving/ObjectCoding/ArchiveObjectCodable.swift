@@ -16,8 +16,9 @@
 /// must be the one `encode(to:)` writes through a keyed container: the same keys in the same
 /// order, with the same values. Other encoders keep using `encode(to:)`.
 ///
-/// Meant for generated code and for structs and final classes: a subclass of a conforming class
-/// is archived through `encode(to:)`.
+/// Meant for generated code, for structs, final classes and the root classes of hierarchies: the
+/// encoder looks at each value's dynamic type, and archives an instance of a subclass of a
+/// conforming class through its `encode(to:)`, even where the conforming class is declared.
 public protocol ArchiveObjectEncodable: Encodable {
     /// The keys of the type's object, in the order ``encodeArchiveObject(to:)`` writes them.
     static var archiveObjectKeys: ArchiveObjectKeys { get }
