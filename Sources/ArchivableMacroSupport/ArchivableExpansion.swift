@@ -93,10 +93,10 @@ extension ArchivableType {
         return members
     }
 
-    /// The members of the `ArchiveVersioned` extension; `nil` for a subclass of another class,
-    /// which its root class versions.
-    func versionedMembers() -> [String]? {
-        guard self.codableSuperclass == nil else { return nil }
+    /// The members of the `ArchiveVersioned` extension; `nil` for a subclass of another class
+    /// that already conforms (`requested` is false), which its root class versions.
+    func versionedMembers(requested: Bool) -> [String]? {
+        guard self.codableSuperclass == nil || requested else { return nil }
         var members = ["\(self.access)static var archiveVersion: Swift.Int { \(self.arguments.version) }"]
         if self.arguments.unversionedVersion != 1 {
             members.append(

@@ -105,6 +105,36 @@ extension ArchivableType {
         )
     }
 
+    /// The members of the direct extension of a subclass of a plain `Codable` class: its objects
+    /// go through `encode(to:)` and `init(from:)` (``ArchiveObjectKeys/throughCodable``), as its
+    /// superclass writes its own fields in them; `encodeArchiveObject(to:)`, which the coders never
+    /// call, says so.
+    func throughCodableMembers(encodable: Bool) -> [String] {
+        var members = [
+            Self.function(
+                "\(self.access)static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys",
+                ["KeyedArchiving.ArchiveObjectKeys.throughCodable"]
+            )
+        ]
+        if encodable {
+            members.append(
+                Self.function(
+                    "\(self.access)func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws",
+                    [
+                        "throw Swift.EncodingError.invalidValue(",
+                        "    self,",
+                        "    Swift.EncodingError.Context(",
+                        "        codingPath: [],",
+                        "        debugDescription: \"\\(Self.self) is archived through encode(to:)\"",
+                        "    )",
+                        ")",
+                    ]
+                )
+            )
+        }
+        return members
+    }
+
     /// `init(archiveObject:)`: a root class reads the archive's object directly; a subclass of
     /// another class reads it through the object's decoder, as `init(from:)` does.
     private func hierarchyArchiveObjectInitializer() -> String {

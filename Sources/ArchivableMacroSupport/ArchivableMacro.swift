@@ -51,7 +51,7 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
             )
         )
         let versioned = conformances([("ArchiveVersioned", "KeyedArchiving.ArchiveVersioned")])
-        if let members = analysed.versionedMembers() {
+        if let members = analysed.versionedMembers(requested: requested.contains("ArchiveVersioned")) {
             extensions.append(Self.extensionText("\(header)\(versioned)", members))
         }
         if let previous = analysed.arguments.previousVersion {
@@ -87,6 +87,17 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
                     "\(header)\(direct)\(analysed.whereClause("Swift.Codable"))",
                     analysed.directMembers(encodable: encodable, decodable: decodable)
                 )
+            )
+        }
+        if analysed.codableSuperclass != nil && (encodable || decodable) {
+            // A subclass of a plain Codable class: every conformance the macro declares must be
+            // added, or Swift cannot compile a subclass of this one (swiftlang/swift#89151).
+            let direct = conformances([
+                ("ArchiveObjectEncodable", "KeyedArchiving.ArchiveObjectEncodable"),
+                ("ArchiveObjectDecodable", "KeyedArchiving.ArchiveObjectDecodable"),
+            ])
+            extensions.append(
+                Self.extensionText("\(header)\(direct)", analysed.throughCodableMembers(encodable: encodable))
             )
         }
         return extensions.compactMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) }

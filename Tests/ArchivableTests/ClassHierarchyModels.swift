@@ -117,6 +117,27 @@ enum Pets {
             super.init(number: number, note: note)
         }
     }
+
+    /// A subclass of the plain `Codable` class that is itself subclassed.
+    @ArchivableClass
+    class Exam: Record {
+        var room = 1
+
+        override init(number: Int, note: String) {
+            super.init(number: number, note: note)
+        }
+    }
+
+    /// A final subclass of that subclass.
+    @Archivable
+    final class Xray: Exam {
+        var film: String
+
+        init(number: Int, note: String, film: String) {
+            self.film = film
+            super.init(number: number, note: note)
+        }
+    }
 }
 
 /// The twins of ``Pets``: each class's hand-written `Codable` conformance, calling its
@@ -305,6 +326,55 @@ enum PetsTwin {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.cost, forKey: .cost)
             try container.encode(self.paid, forKey: .paid)
+        }
+    }
+
+    class Exam: Pets.Record {
+        var room = 1
+
+        private enum CodingKeys: String, CodingKey {
+            case room
+        }
+
+        override init(number: Int, note: String) {
+            super.init(number: number, note: note)
+        }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.room = try container.decodeIfPresent(Int.self, forKey: .room) ?? 1
+            try super.init(from: decoder)
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.room, forKey: .room)
+        }
+    }
+
+    final class Xray: Exam {
+        var film: String
+
+        private enum CodingKeys: String, CodingKey {
+            case film
+        }
+
+        init(number: Int, note: String, film: String) {
+            self.film = film
+            super.init(number: number, note: note)
+        }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.film = try container.decode(String.self, forKey: .film)
+            try super.init(from: decoder)
+        }
+
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.film, forKey: .film)
         }
     }
 }

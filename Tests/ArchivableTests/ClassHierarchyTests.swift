@@ -150,6 +150,25 @@ import Testing
         #expect(!decodedVisit.paid)
     }
 
+    /// A subclass of a plain `Codable` class that is itself subclassed: both write through
+    /// `encode(to:)` on both paths, the twins' bytes, and read back.
+    @Test(arguments: BothPaths.modes)
+    func subclassesOfASubclassOfACodableClassArchiveAsTheirTwins(mode: DirectArchiving) throws {
+        let xray = Pets.Xray(number: 3, note: "paw", film: "A1")
+        xray.room = 4
+        let twin = PetsTwin.Xray(number: 3, note: "paw", film: "A1")
+        twin.room = 4
+        let archive = try BothPaths.encoder(mode).encode(xray)
+        #expect(archive == (try BothPaths.encoder(.disabled).encode(twin)))
+        #expect(try Self.rootClass(of: archive)?.classes == ["Xray", "Exam", "Record", "NSObject"])
+        let decoded = try BothPaths.decoder(mode).decode(Pets.Xray.self, from: archive)
+        #expect(decoded.number == 3 && decoded.note == "paw" && decoded.room == 4 && decoded.film == "A1")
+        let exam = Pets.Exam(number: 5, note: "ear")
+        let examArchive = try BothPaths.encoder(mode).encode(exam)
+        #expect(examArchive == (try BothPaths.encoder(.disabled).encode(PetsTwin.Exam(number: 5, note: "ear"))))
+        #expect(try BothPaths.decoder(mode).decode(Pets.Exam.self, from: examArchive).room == 1)
+    }
+
     /// JSON and property lists: the twin's bytes, and each side reads the other's.
     @Test func otherCodersWriteWhatTheTwinWrites() throws {
         let json = JSONEncoder()

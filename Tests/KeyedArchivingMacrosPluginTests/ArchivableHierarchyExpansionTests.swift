@@ -245,7 +245,8 @@ import Testing
     }
 
     /// A subclass of a plain `Codable` class: the compiler asks for every conformance but
-    /// `Codable`'s, and the direct ones are left out.
+    /// `Codable`'s, and each is added, the direct ones through `Codable`
+    /// (`ArchiveObjectKeys.throughCodable`), so that the class can be subclassed.
     @Test func subclassOfCodableClass() {
         assertArchivable(
             #"""
@@ -300,6 +301,28 @@ import Testing
 
                     private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
                         try writer.encode(self.cost, at: 1)
+                    }
+                }
+
+                extension Visit: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+
+                extension Visit: KeyedArchiving.ArchiveObjectEncodable, KeyedArchiving.ArchiveObjectDecodable {
+                    static var archiveObjectKeys: KeyedArchiving.ArchiveObjectKeys {
+                        KeyedArchiving.ArchiveObjectKeys.throughCodable
+                    }
+
+                    func encodeArchiveObject(to writer: inout KeyedArchiving.ArchiveObjectWriter) throws {
+                        throw Swift.EncodingError.invalidValue(
+                            self,
+                            Swift.EncodingError.Context(
+                                codingPath: [],
+                                debugDescription: "\(Self.self) is archived through encode(to:)"
+                            )
+                        )
                     }
                 }
                 """#,
