@@ -122,6 +122,20 @@ import Testing
         #expect(type(of: root) == Pets.Animal.self && root.name == "Rex")
     }
 
+    /// An object of the superclass decoded as a subclass lacks the subclass's required fields:
+    /// both paths fail alike, with the key and the coding path.
+    @Test func superclassObjectDecodedAsSubclassFailsAlikeOnBothPaths() throws {
+        let archive = try KeyedArchiveEncoder().encode(Pets.Animal(name: "Tom", born: Self.born))
+        let failures = try BothPaths.modes.map { mode in
+            let error = try #require(throws: DecodingError.self) {
+                try BothPaths.decoder(mode).decode(Pets.Puppy.self, from: archive)
+            }
+            return BothPaths.describe(error)
+        }
+        #expect(failures[0] == failures[1])
+        #expect(failures[0].contains("weeks"))
+    }
+
     /// Subclasses of `NSObject` and of a plain `Codable` class archive their superclass's
     /// properties as their twins do.
     @Test(arguments: BothPaths.modes)
