@@ -30,10 +30,15 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         var diagnostics: [Diagnostic] = []
-        let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics)
+        let requested = Self.names(of: protocols)
+        let analysed = ArchivableType.analyze(
+            declaration,
+            attribute: node,
+            isDecodable: !requested.contains("Decodable"),
+            diagnostics: &diagnostics
+        )
         diagnostics.forEach(context.diagnose)
         guard let analysed else { return [] }
-        let requested = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
         // Nonisolated where it can be, so that a value archives off the main actor in a module whose
         // default isolation is the main actor (an app target's); see `hasNonisolatedExtensions`.
         let header =
@@ -114,7 +119,14 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         guard declaration.is(ClassDeclSyntax.self) else { return [] }
         // The extension role reports the diagnostics; reporting them twice would repeat them.
         var diagnostics: [Diagnostic] = []
-        guard let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics) else {
+        guard
+            let analysed = ArchivableType.analyze(
+                declaration,
+                attribute: node,
+                isDecodable: !Self.names(of: protocols).contains("Decodable"),
+                diagnostics: &diagnostics
+            )
+        else {
             return []
         }
         var members = analysed.classMembers() + analysed.hierarchyClassMembers()
@@ -122,6 +134,11 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
             members += analysed.directClassMembers()
         }
         return members.map { DeclSyntax(stringLiteral: $0) }
+    }
+
+    /// The unqualified names of the protocols the compiler asks the macro to conform to.
+    private static func names(of protocols: [TypeSyntax]) -> Set<String> {
+        Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
     }
 
     /// An extension with `header` and `members`, separated by blank lines.

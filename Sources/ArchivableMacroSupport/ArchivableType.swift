@@ -114,9 +114,14 @@ struct ArchivableType {
     ]
 
     /// Analyses `declaration`; `nil` when `diagnostics` gained an error (or an attribute macro reports one).
+    /// - Parameter isDecodable: Whether the type conforms to `Decodable` already (the compiler did
+    ///   not ask the macro for the conformance): a final class under `@Archivable` whose first
+    ///   inherited type could be a protocol or a class takes it for a superclass only then, so that
+    ///   `final class Cat: SomeProtocol` keeps the expansion it has always had.
     static func analyze(
         _ declaration: some DeclGroupSyntax,
         attribute: AttributeSyntax,
+        isDecodable: Bool = false,
         diagnostics: inout [Diagnostic]
     ) -> ArchivableType? {
         let count = diagnostics.count
@@ -134,7 +139,11 @@ struct ArchivableType {
                 diagnostics.append(Self.nonFinalClassDiagnostic(declaration, attribute: attribute))
                 return nil
             }
-            let superclass = Superclass(declaration.inheritanceClause)
+            var superclass = Superclass(declaration.inheritanceClause)
+            if case .codable = superclass, !isClassMacro, !isDecodable {
+                // Not Decodable through it: a protocol of the app's, as `@Archivable` has always read it.
+                superclass = .none
+            }
             // A final class without a superclass keeps the expansion it has always had.
             kind =
                 isFinal && superclass == .none && !isClassMacro

@@ -86,6 +86,7 @@
 @attached(
     member,
     conformances: ArchiveObjectDecodable,
+    Decodable,
     names: named(init(from:)),
     named(encode(to:)),
     named(init(archiveFields:)),

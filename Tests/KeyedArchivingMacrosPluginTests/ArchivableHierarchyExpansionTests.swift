@@ -333,15 +333,28 @@ import Testing
         )
     }
 
-    /// The first inherited type is taken for a superclass unless it is a protocol the macro knows
-    /// or its name reads as one.
+    /// The first inherited type of a class under `@ArchivableClass` is taken for a superclass
+    /// unless it is a protocol the macro knows or its name reads as one.
     @Test(arguments: [
         ("Codable", false), ("Swift.Sendable", false), ("@unchecked Sendable", false), ("Identifiable", false),
         ("CustomStringConvertible", false), ("ModelProtocol", false), ("NSObject", true), ("Animal", true),
         ("Foundation.NSObject", true), ("Base", true),
     ])
     func superclassIsReadFromTheInheritanceClause(name: String, isSuperclass: Bool) {
-        let expanded = expandArchivable("@Archivable\nfinal class Box: \(name) {\n    var width = 1\n}").source
-        #expect(expanded.contains("required init(from decoder") == isSuperclass)
+        let expanded = expandArchivable("@ArchivableClass\nclass Box: \(name) {\n    var width = 1\n}").source
+        #expect(expanded.contains("super.init") == isSuperclass)
+    }
+
+    /// Under `@Archivable`, a final class's first inherited type that could be a protocol of the
+    /// app's is taken for a superclass only when the class is `Decodable` through it already (the
+    /// compiler does not ask for the conformance): `final class Cat: Pet` keeps today's expansion
+    /// when `Pet` is a protocol. `NSObject` is always a superclass.
+    @Test func aFinalClassTakesItsFirstInheritedTypeForASuperclassWhenDecodableThroughIt() {
+        let source = "@Archivable\nfinal class Cat: Pet {\n    var lives = 9\n}"
+        #expect(!expandArchivable(source).source.contains("super."))
+        let subclass = expandArchivable(source, conformances: ["ArchiveVersioned", "ArchiveObjectDecodable"]).source
+        #expect(subclass.contains("try super.init(from: decoder)"))
+        let object = expandArchivable("@Archivable\nfinal class Vet: NSObject {\n    var name = \"\"\n}").source
+        #expect(object.contains("super.init()"))
     }
 }

@@ -86,11 +86,18 @@ func assertArchivable(
 
 /// `source` with `@Archivable` and its attributes expanded, and every diagnostic the expansion
 /// reported: for tests that look at parts of an expansion rather than all of it.
-func expandArchivable(_ source: String) -> (source: String, diagnostics: [Diagnostic]) {
+/// - Parameter conformances: The conformances the compiler asks for, when not the usual ones.
+func expandArchivable(_ source: String, conformances: [String]? = nil) -> (source: String, diagnostics: [Diagnostic]) {
     let file = Parser.parse(source: source)
     var contexts: [BasicMacroExpansionContext] = []
+    var specs = archivableMacroSpecs
+    if let conformances {
+        let types = conformances.map { TypeSyntax(stringLiteral: $0) }
+        specs["Archivable"] = MacroSpec(type: ArchivableMacro.self, conformances: types)
+        specs["ArchivableClass"] = MacroSpec(type: ArchivableMacro.self, conformances: types)
+    }
     let expanded = file.expand(
-        macroSpecs: archivableMacroSpecs,
+        macroSpecs: specs,
         contextGenerator: { node in
             let context = BasicMacroExpansionContext(
                 lexicalContext: node.allMacroLexicalContexts(),
