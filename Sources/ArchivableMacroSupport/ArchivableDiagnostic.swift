@@ -31,13 +31,49 @@ struct ArchivableDiagnostic: DiagnosticMessage, Error {
 
     /// `@Archivable` on a declaration it cannot expand on.
     static func unsupportedDeclaration(_ kind: String) -> Self {
-        Self(message: "'@Archivable' applies to structs, final classes and enums, not to \(kind)", id: "unsupported")
+        Self(message: "'@Archivable' applies to structs, classes and enums, not to \(kind)", id: "unsupported")
     }
 
     /// `@Archivable` on a class that is not final.
     static let nonFinalClass = Self(
-        message: "'@Archivable' applies to final classes only; subclasses could not decode their own properties",
+        message: "'@Archivable' applies to final classes; a class that may be subclassed takes '@ArchivableClass' "
+            + "(Swift cannot subclass a class whose macro declares conformances it does not add)",
         id: "nonFinalClass"
+    )
+
+    /// `@ArchivableClass` on a declaration that is not a class.
+    static let classMacroOnNonClass = Self(
+        message: "'@ArchivableClass' applies to classes; use '@Archivable'",
+        id: "classMacroOnNonClass"
+    )
+
+    /// An argument that a class in a hierarchy (not final, or with a superclass) cannot take yet.
+    static func unsupportedInHierarchy(_ argument: String) -> Self {
+        Self(
+            message: "'\(argument)' is not supported on a class that is not final or has a superclass; its objects are "
+                + "archived under its Swift name, with its superclasses' names in '$classes'",
+            id: "unsupportedInHierarchy"
+        )
+    }
+
+    /// A version argument on a subclass.
+    static let versionOnSubclass = Self(
+        message: "a class hierarchy is versioned by its root class; remove the version from this subclass",
+        id: "versionOnSubclass"
+    )
+
+    /// The `ArchiveUnknownFields` property in a class hierarchy.
+    static let unknownFieldsInHierarchy = Self(
+        message: "'ArchiveUnknownFields' cannot keep the fields of a class that is not final or has a superclass: "
+            + "the keys of its superclasses and subclasses would be kept twice; mark it '@ArchiveIgnored' or remove it",
+        id: "unknownFieldsInHierarchy"
+    )
+
+    /// A generic class in a hierarchy.
+    static let genericHierarchy = Self(
+        message: "'@Archivable' does not support generic classes that are not final or have a superclass; "
+            + "make the class final, or write its 'Codable' conformance by hand",
+        id: "genericHierarchy"
     )
 
     /// The type implements part of `Codable` itself.
@@ -227,8 +263,11 @@ struct ArchivableFixIt: FixItMessage {
     var fixItID: MessageID { MessageID(domain: "KeyedArchivingMacros", id: self.id) }
 
     /// Insert `final`.
-    static let insertFinal = Self(message: "insert 'final'", id: "insertFinal")
     /// Replace `let` with `var`.
+    static let insertFinal = Self(message: "insert 'final'", id: "insertFinal")
+
+    static let useArchivableClass = Self(message: "replace with '@ArchivableClass'", id: "useArchivableClass")
+
     static let replaceLetWithVar = Self(message: "replace 'let' with 'var'", id: "replaceLetWithVar")
     /// Add `@ArchiveIgnored`.
     static let addArchiveIgnored = Self(message: "add '@ArchiveIgnored'", id: "addArchiveIgnored")

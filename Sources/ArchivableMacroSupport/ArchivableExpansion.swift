@@ -10,8 +10,8 @@
 
 /// The code `@Archivable` generates for an analysed type, as source text.
 extension ArchivableType {
-    /// Whether the Codable members of a final class's `init(from:)` go in the class body.
-    var isClass: Bool { self.kind == .finalClass }
+    /// Whether the type is a final class without a superclass, whose `init(from:)` goes in its body.
+    var isFinalClass: Bool { self.kind == .finalClass }
 
     /// The `where` clause of the Codable extension of a generic type, with a leading space, or
     /// empty: every parameter of ``conditionedParameters`` conforms to `protocolName`.
@@ -76,13 +76,16 @@ extension ArchivableType {
             ]
         case .finalClass:
             return [self.keyNames.fieldKeysDeclaration(), self.encodableFunction(), self.encodeFields()]
+        case .classInHierarchy:
+            // `encode(to:)` goes in the body, where a subclass overrides it.
+            return [self.keyNames.fieldKeysDeclaration(), self.encodeFields()]
         }
     }
 
     /// The members of a final class's body: `init(from:)`, the body's initializer, and `init()`
     /// when it would be lost.
     func classMembers() -> [String] {
-        guard self.isClass else { return [] }
+        guard self.isFinalClass else { return [] }
         var members = [self.decodableInitializer(), self.fieldsInitializer()]
         if !self.declaresInitializer && self.properties.allSatisfy(\.hasInitialValue) {
             members.append("\(self.access)init() {}")
@@ -90,8 +93,10 @@ extension ArchivableType {
         return members
     }
 
-    /// The members of the `ArchiveVersioned` extension.
-    func versionedMembers() -> [String] {
+    /// The members of the `ArchiveVersioned` extension; `nil` for a subclass of another class
+    /// that already conforms (`requested` is false), which its root class versions.
+    func versionedMembers(requested: Bool) -> [String]? {
+        guard self.codableSuperclass == nil || requested else { return nil }
         var members = ["\(self.access)static var archiveVersion: Swift.Int { \(self.arguments.version) }"]
         if self.arguments.unversionedVersion != 1 {
             members.append(

@@ -16,7 +16,14 @@
 /// `ArchiveRawValueCodable`.
 extension ArchivableType {
     /// Whether the type gets the direct conformances.
-    var hasDirectConformances: Bool { self.kind == .structure || self.kind == .finalClass }
+    var hasDirectConformances: Bool {
+        switch self.kind {
+        case .structure, .finalClass, .classInHierarchy(superclass: .none), .classInHierarchy(superclass: .nsObject):
+            return true
+        case .enumeration, .classInHierarchy(superclass: .codable):
+            return false
+        }
+    }
 
     /// The object's keys, in the order written: the version key (index 0), each coded property's
     /// current key, then the former keys.
@@ -37,7 +44,7 @@ extension ArchivableType {
     }
 
     /// The `where` clause of a generic final class's initializers, with a leading space, or empty.
-    private var classWhereClause: String { self.isClass ? self.whereClause("Swift.Codable") : "" }
+    private var classWhereClause: String { self.isFinalClass ? self.whereClause("Swift.Codable") : "" }
 
     // MARK: The body
 
@@ -78,7 +85,7 @@ extension ArchivableType {
                 "let version = try reader.decodeVersion(of: Self.self, at: 0)",
                 "if version < Self.archiveVersion {",
             ]
-            if self.isClass {
+            if self.isFinalClass {
                 lines.append("    let migrated = try reader.migrate(Self.self)")
                 for property in self.properties where !property.isLetWithInitialValue {
                     guard !property.isLazy else { continue }
@@ -96,6 +103,19 @@ extension ArchivableType {
         } else {
             lines.append("_ = try reader.decodeVersion(of: Self.self, at: 0)")
         }
+        lines += self.propertyStatements()
+        if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
+            lines += self.unknownFieldsStatements(unknown)
+        }
+        return Self.function(
+            "private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws\(self.classWhereClause)",
+            lines
+        )
+    }
+
+    /// The statements of ``fieldsInitializer()`` that read each decoded property from `reader`.
+    func propertyStatements() -> [String] {
+        var lines: [String] = []
         let coded = self.properties.filter(\.isCoded)
         for (property, indices) in zip(coded, self.objectKeyIndices) where property.isDecoded {
             let key =
@@ -125,13 +145,7 @@ extension ArchivableType {
                 ]
             )
         }
-        if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
-            lines += self.unknownFieldsStatements(unknown)
-        }
-        return Self.function(
-            "private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws\(self.classWhereClause)",
-            lines
-        )
+        return lines
     }
 
     /// The statements that read the kept unknown fields: every key but the type's own, those of a
@@ -172,7 +186,7 @@ extension ArchivableType {
     /// with a reader that owns the container.
     func decodableInitializer() -> String {
         let lines =
-            self.isClass || self.properties.contains(where: \.isLetWithInitialValue)
+            self.isFinalClass || self.properties.contains(where: \.isLetWithInitialValue)
             ? [
                 "var reader = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>(decoder)",
                 "try self.init(archiveFields: &reader)",
@@ -183,7 +197,7 @@ extension ArchivableType {
                 "}",
             ]
         return Self.function(
-            "\(self.access)\(self.isClass ? "convenience " : "")init(from decoder: any Swift.Decoder) throws\(self.classWhereClause)",
+            "\(self.access)\(self.isFinalClass ? "convenience " : "")init(from decoder: any Swift.Decoder) throws\(self.classWhereClause)",
             lines
         )
     }
@@ -218,20 +232,20 @@ extension ArchivableType {
                 )
             )
         }
-        if decodable && !self.isClass { members.append(self.archiveObjectInitializer()) }
+        if decodable && self.kind == .structure { members.append(self.archiveObjectInitializer()) }
         return members
     }
 
     /// A final class's `init(archiveObject:)`, which must live in its body.
     func directClassMembers() -> [String] {
-        guard self.isClass else { return [] }
+        guard self.isFinalClass else { return [] }
         return [self.archiveObjectInitializer()]
     }
 
     /// `init(archiveObject:)`: the body, reading the archive's object.
     private func archiveObjectInitializer() -> String {
         Self.function(
-            "\(self.access)\(self.isClass ? "convenience " : "")init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws\(self.classWhereClause)",
+            "\(self.access)\(self.isFinalClass ? "convenience " : "")init(archiveObject reader: inout KeyedArchiving.ArchiveObjectReader) throws\(self.classWhereClause)",
             ["try self.init(archiveFields: &reader)"]
         )
     }

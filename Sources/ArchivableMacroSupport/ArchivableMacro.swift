@@ -30,10 +30,15 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         var diagnostics: [Diagnostic] = []
-        let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics)
+        let requested = Self.names(of: protocols)
+        let analysed = ArchivableType.analyze(
+            declaration,
+            attribute: node,
+            isDecodable: !requested.contains("Decodable"),
+            diagnostics: &diagnostics
+        )
         diagnostics.forEach(context.diagnose)
         guard let analysed else { return [] }
-        let requested = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
         // Nonisolated where it can be, so that a value archives off the main actor in a module whose
         // default isolation is the main actor (an app target's); see `hasNonisolatedExtensions`.
         let header =
@@ -51,7 +56,9 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
             )
         )
         let versioned = conformances([("ArchiveVersioned", "KeyedArchiving.ArchiveVersioned")])
-        extensions.append(Self.extensionText("\(header)\(versioned)", analysed.versionedMembers()))
+        if let members = analysed.versionedMembers(requested: requested.contains("ArchiveVersioned")) {
+            extensions.append(Self.extensionText("\(header)\(versioned)", members))
+        }
         if let previous = analysed.arguments.previousVersion {
             let migrating = conformances([("ArchiveMigrating", "KeyedArchiving.ArchiveMigrating")])
             extensions.append(
@@ -87,6 +94,17 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
                 )
             )
         }
+        if analysed.codableSuperclass != nil && (encodable || decodable) {
+            // A subclass of a plain Codable class: every conformance the macro declares must be
+            // added, or Swift cannot compile a subclass of this one (swiftlang/swift#89151).
+            let direct = conformances([
+                ("ArchiveObjectEncodable", "KeyedArchiving.ArchiveObjectEncodable"),
+                ("ArchiveObjectDecodable", "KeyedArchiving.ArchiveObjectDecodable"),
+            ])
+            extensions.append(
+                Self.extensionText("\(header)\(direct)", analysed.throughCodableMembers(encodable: encodable))
+            )
+        }
         return extensions.compactMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) }
     }
 
@@ -101,14 +119,26 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
         guard declaration.is(ClassDeclSyntax.self) else { return [] }
         // The extension role reports the diagnostics; reporting them twice would repeat them.
         var diagnostics: [Diagnostic] = []
-        guard let analysed = ArchivableType.analyze(declaration, attribute: node, diagnostics: &diagnostics) else {
+        guard
+            let analysed = ArchivableType.analyze(
+                declaration,
+                attribute: node,
+                isDecodable: !Self.names(of: protocols).contains("Decodable"),
+                diagnostics: &diagnostics
+            )
+        else {
             return []
         }
-        var members = analysed.classMembers()
+        var members = analysed.classMembers() + analysed.hierarchyClassMembers()
         if protocols.contains(where: { $0.trimmedDescription.hasSuffix("ArchiveObjectDecodable") }) {
             members += analysed.directClassMembers()
         }
         return members.map { DeclSyntax(stringLiteral: $0) }
+    }
+
+    /// The unqualified names of the protocols the compiler asks the macro to conform to.
+    private static func names(of protocols: [TypeSyntax]) -> Set<String> {
+        Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
     }
 
     /// An extension with `header` and `members`, separated by blank lines.

@@ -17,16 +17,71 @@ struct ArchivableType {
     enum Kind: Equatable {
         /// A struct.
         case structure
-        /// A final class.
+        /// A final class without a superclass.
         case finalClass
+        /// A class that is not final, or has a superclass: its members go in its body, where
+        /// subclasses can override them.
+        case classInHierarchy(superclass: Superclass)
         /// An enum, with its raw type if it has one.
         case enumeration(rawType: String?)
     }
+
+    /// The superclass of a class, as its declaration names it.
+    ///
+    /// A macro sees no types: the first type of the inheritance clause is taken for a superclass
+    /// unless it is a protocol this package knows or its name reads as one (``protocolNames``,
+    /// ``protocolSuffixes``).
+    enum Superclass: Equatable {
+        /// None: the class is a root class.
+        case none
+        /// Foundation's `NSObject`, whose `init()` the class's initializers call.
+        case nsObject
+        /// Another class, which must be `Codable` (`@Archivable` or not): its `encode(to:)` and
+        /// `init(from:)` archive its properties in the same object.
+        case codable(String)
+
+        /// The superclass an inheritance clause names.
+        init(_ clause: InheritanceClauseSyntax?) {
+            guard let first = clause?.inheritedTypes.first?.type else {
+                self = .none
+                return
+            }
+            let name = first.trimmedDescription
+            let last = name.split(separator: ".").last.map(String.init) ?? name
+            if !first.is(IdentifierTypeSyntax.self) && !first.is(MemberTypeSyntax.self) {
+                self = .none
+            } else if last == "NSObject" {
+                self = .nsObject
+            } else if ArchivableType.protocolNames.contains(last)
+                || ArchivableType.protocolSuffixes.contains(where: { last.hasSuffix($0) })
+            {
+                self = .none
+            } else {
+                self = .codable(name)
+            }
+        }
+    }
+
+    /// Protocols a class commonly lists first, which are not taken for its superclass.
+    static let protocolNames: Set<String> = [
+        "AnyObject", "Codable", "Decodable", "Encodable", "Sendable", "Hashable", "Equatable", "Identifiable",
+        "Comparable", "Error", "Observable", "ObservableObject", "CustomStringConvertible",
+        "CustomDebugStringConvertible", "ArchiveVersioned", "ArchiveMigrating", "ArchivedClassNaming",
+        "ArchiveObjectEncodable", "ArchiveObjectDecodable", "ArchiveObjectCodable", "ArchiveCoding",
+    ]
+
+    /// Endings of protocol names (`Convertible`, `Representable`, `Protocol`, …): a first
+    /// inherited type named so is taken for a protocol, not a superclass.
+    static let protocolSuffixes = ["Protocol", "Delegate", "DataSource", "Convertible", "Representable", "Providing"]
 
     /// The kind.
     var kind: Kind
     /// The access modifier of generated members, with a trailing space, or empty.
     var access: String
+    /// The type's name as its declaration spells it.
+    var name = ""
+    /// Whether the declaration is `open`: the members a subclass overrides are `open` too.
+    var isOpen = false
     /// The names of the generic parameters.
     var genericParameters: [String]
     /// The macro's arguments.
@@ -46,7 +101,7 @@ struct ArchivableType {
     /// accessors have the wrapper's isolation, the main actor's in an app target). A class's
     /// follow the class.
     var hasNonisolatedExtensions: Bool {
-        !self.isClass && !self.isDeclaredOnMainActor
+        !self.isFinalClass && !self.isClassInHierarchy && !self.isDeclaredOnMainActor
             && !self.properties.contains { $0.isCoded && $0.hasOtherAttributes }
     }
     /// The keys enum's cases.
@@ -59,38 +114,40 @@ struct ArchivableType {
     ]
 
     /// Analyses `declaration`; `nil` when `diagnostics` gained an error (or an attribute macro reports one).
+    /// - Parameter isDecodable: Whether the type conforms to `Decodable` already (the compiler did
+    ///   not ask the macro for the conformance): a final class under `@Archivable` whose first
+    ///   inherited type could be a protocol or a class takes it for a superclass only then, so that
+    ///   `final class Cat: SomeProtocol` keeps the expansion it has always had.
     static func analyze(
         _ declaration: some DeclGroupSyntax,
         attribute: AttributeSyntax,
+        isDecodable: Bool = false,
         diagnostics: inout [Diagnostic]
     ) -> ArchivableType? {
         let count = diagnostics.count
         let kind: Kind
+        let isClassMacro = attribute.attributeName.trimmedDescription.hasSuffix("ArchivableClass")
+        if isClassMacro && !declaration.is(ClassDeclSyntax.self) {
+            diagnostics.append(ArchivableDiagnostic.classMacroOnNonClass.diagnose(at: attribute))
+            return nil
+        }
         if declaration.is(StructDeclSyntax.self) {
             kind = .structure
         } else if let declaration = declaration.as(ClassDeclSyntax.self) {
-            guard declaration.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else {
-                // `final` goes right before `class`, after any modifier, taking its leading trivia.
-                let keyword = declaration.classKeyword
-                let final = DeclModifierSyntax(
-                    name: .keyword(.final, leadingTrivia: keyword.leadingTrivia, trailingTrivia: .space)
-                )
-                let fixIt = FixIt(
-                    message: ArchivableFixIt.insertFinal,
-                    changes: [
-                        .replace(
-                            oldNode: Syntax(declaration.modifiers),
-                            newNode: Syntax(declaration.modifiers + [final])
-                        ),
-                        .replaceLeadingTrivia(token: keyword, newTrivia: []),
-                    ]
-                )
-                diagnostics.append(
-                    ArchivableDiagnostic.nonFinalClass.diagnose(at: declaration.classKeyword, fixIts: [fixIt])
-                )
+            let isFinal = declaration.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+            guard isFinal || isClassMacro else {
+                diagnostics.append(Self.nonFinalClassDiagnostic(declaration, attribute: attribute))
                 return nil
             }
-            kind = .finalClass
+            var superclass = Superclass(declaration.inheritanceClause)
+            if case .codable = superclass, !isClassMacro, !isDecodable {
+                // Not Decodable through it: a protocol of the app's, as `@Archivable` has always read it.
+                superclass = .none
+            }
+            // A final class without a superclass keeps the expansion it has always had.
+            kind =
+                isFinal && superclass == .none && !isClassMacro
+                ? .finalClass : .classInHierarchy(superclass: superclass)
         } else if let declaration = declaration.as(EnumDeclSyntax.self) {
             let first = declaration.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
             let bare = first.map { $0.hasPrefix("Swift.") ? String($0.dropFirst(6)) : $0 }
@@ -127,6 +184,8 @@ struct ArchivableType {
             genericParameters: parameters,
             arguments: ArchivableArguments(attribute, diagnostics: &diagnostics)
         )
+        type.name = declaration.asProtocol((any NamedDeclSyntax).self)?.name.text ?? ""
+        type.isOpen = modifiers.contains("open")
         if let names = type.arguments.codableParameters, let argument = type.arguments.codableParametersArgument {
             for name in names where !parameters.contains(name) {
                 diagnostics.append(ArchivableDiagnostic.unknownGenericParameter(name).diagnose(at: argument.expression))
@@ -150,7 +209,74 @@ struct ArchivableType {
             }
         }
         valid = type.checkKeys(declaration.memberBlock, diagnostics: &diagnostics) && valid
+        if case .classInHierarchy(let superclass) = kind {
+            type.checkHierarchy(superclass, attribute: attribute, diagnostics: &diagnostics)
+        }
         return valid && !diagnostics.hasErrors(after: count) ? type : nil
+    }
+
+    /// `@Archivable` on a class that is not final, with fix-its for `@ArchivableClass` and for
+    /// `final`, which goes right before `class`, after any modifier, taking its leading trivia.
+    private static func nonFinalClassDiagnostic(
+        _ declaration: ClassDeclSyntax,
+        attribute: AttributeSyntax
+    ) -> Diagnostic {
+        let keyword = declaration.classKeyword
+        let final = DeclModifierSyntax(
+            name: .keyword(.final, leadingTrivia: keyword.leadingTrivia, trailingTrivia: .space)
+        )
+        let insertFinal = FixIt(
+            message: ArchivableFixIt.insertFinal,
+            changes: [
+                .replace(oldNode: Syntax(declaration.modifiers), newNode: Syntax(declaration.modifiers + [final])),
+                .replaceLeadingTrivia(token: keyword, newTrivia: []),
+            ]
+        )
+        let name = attribute.attributeName
+        let useClassMacro = FixIt(
+            message: ArchivableFixIt.useArchivableClass,
+            changes: [
+                .replace(
+                    oldNode: Syntax(name),
+                    newNode: Syntax(
+                        IdentifierTypeSyntax(
+                            name: .identifier(
+                                "ArchivableClass",
+                                leadingTrivia: name.leadingTrivia,
+                                trailingTrivia: name.trailingTrivia
+                            )
+                        )
+                    )
+                )
+            ]
+        )
+        return ArchivableDiagnostic.nonFinalClass.diagnose(at: keyword, fixIts: [useClassMacro, insertFinal])
+    }
+
+    /// Diagnoses what a class in a hierarchy cannot have yet: a generic class, class names,
+    /// migration, a subclass's own version, the `ArchiveUnknownFields` property.
+    private func checkHierarchy(_ superclass: Superclass, attribute: AttributeSyntax, diagnostics: inout [Diagnostic]) {
+        if !self.conditionedParameters.isEmpty {
+            diagnostics.append(ArchivableDiagnostic.genericHierarchy.diagnose(at: attribute))
+        }
+        if self.properties.contains(where: { $0.isUnknownFields && !$0.isIgnored }) {
+            diagnostics.append(ArchivableDiagnostic.unknownFieldsInHierarchy.diagnose(at: attribute))
+        }
+        guard case .argumentList(let arguments) = attribute.arguments else { return }
+        for argument in arguments {
+            switch argument.label?.text {
+            case "className", "formerClassNames", "previousVersion":
+                diagnostics.append(
+                    ArchivableDiagnostic.unsupportedInHierarchy(argument.label?.text ?? "").diagnose(at: argument)
+                )
+            case "version", "unversionedVersion", "versionKey":
+                if case .codable = superclass {
+                    diagnostics.append(ArchivableDiagnostic.versionOnSubclass.diagnose(at: argument))
+                }
+            default:
+                break
+            }
+        }
     }
 
     /// Collects the archived members; `false` when one is malformed.

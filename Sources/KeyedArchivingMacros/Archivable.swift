@@ -34,11 +34,12 @@
 /// }
 /// ```
 ///
-/// Works on structs, final classes and enums, generic or not; the type conforms to `Codable` and
-/// `ArchiveVersioned`. Structs and final classes also conform to `ArchiveObjectEncodable` and
-/// `ArchiveObjectDecodable`, and enums with `String` raw values to `ArchiveRawValueCodable`: this
-/// package's coders then write and read them directly, without `Encoder` containers, to the same
-/// bytes and values. See <doc:EvolvingArchivedTypes> and
+/// Works on structs, final classes (subclasses included) and enums, generic or not; a class that
+/// may be subclassed takes ``ArchivableClass(version:unversionedVersion:versionKey:)``. The type
+/// conforms to `Codable` and `ArchiveVersioned`. Structs and final classes also conform to
+/// `ArchiveObjectEncodable` and `ArchiveObjectDecodable`, and enums with `String` raw values to
+/// `ArchiveRawValueCodable`: this package's coders then write and read them directly, without
+/// `Encoder` containers, to the same bytes and values. See <doc:EvolvingArchivedTypes> and
 /// <doc:ArchivableExpansion>.
 /// - Parameters:
 ///   - version: The version the type writes, 1 or more. Raise it only for a change that needs a
@@ -85,7 +86,9 @@
 @attached(
     member,
     conformances: ArchiveObjectDecodable,
+    Decodable,
     names: named(init(from:)),
+    named(encode(to:)),
     named(init(archiveFields:)),
     named(init(archiveObject:)),
     named(init)
@@ -98,6 +101,63 @@ public macro Archivable(
     className: String? = nil,
     formerClassNames: [String] = [],
     codableParameters: [String]? = nil
+) = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchivableMacro")
+
+/// Generates the `Codable` conformance of a class that may be subclassed, as `@Archivable` does for
+/// other types.
+///
+/// The class's object holds its superclasses' fields and its own, with its class chain in
+/// `$classes`, as a hand-written conformance that calls `super.encode(to:)` and
+/// `super.init(from:)` writes it. Its subclasses take `@ArchivableClass` too, or `@Archivable`
+/// when they are final:
+///
+/// ```swift
+/// @ArchivableClass
+/// class Animal {
+///     var name: String
+/// }
+///
+/// @ArchivableClass
+/// class Dog: Animal {
+///     var breed = "mixed"
+/// }
+/// ```
+///
+/// A class that is not final needs this macro rather than `@Archivable`: Swift cannot compile a
+/// subclass of a class whose macro declares conformances it does not add (swiftlang/swift#89151),
+/// and `@Archivable` declares those of every shape it supports. Class names, migration and the
+/// `ArchiveUnknownFields` property are not supported in hierarchies yet; a subclass is versioned
+/// by its root class. See <doc:ArchivableExpansion>.
+/// - Parameters:
+///   - version: The version the root class writes, 1 or more.
+///   - unversionedVersion: The version of data stored without one. Defaults to 1.
+///   - versionKey: The key of the version; `nil` keeps `ArchiveVersioned.defaultVersionKey`.
+@attached(
+    extension,
+    conformances: Decodable,
+    Encodable,
+    ArchiveVersioned,
+    ArchiveObjectEncodable,
+    ArchiveObjectDecodable,
+    names: named(CodingKeys),
+    named(encodeArchiveFields(to:)),
+    named(archiveVersion),
+    named(unversionedArchiveVersion),
+    named(archiveVersionKey),
+    named(archiveObjectKeys),
+    named(encodeArchiveObject(to:))
+)
+@attached(
+    member,
+    names: named(init(from:)),
+    named(encode(to:)),
+    named(init(archiveObject:)),
+    named(init)
+)
+public macro ArchivableClass(
+    version: Int = 1,
+    unversionedVersion: Int = 1,
+    versionKey: String? = nil
 ) = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchivableMacro")
 
 /// Names the key a property of an `@Archivable` type is stored under, and the keys it was stored

@@ -39,7 +39,7 @@ import Testing
         Misuse(
             name: "actor",
             source: "@Archivable\nactor Counter {\n    var count = 0\n}",
-            messages: ["'@Archivable' applies to structs, final classes and enums, not to actors"]
+            messages: ["'@Archivable' applies to structs, classes and enums, not to actors"]
         ),
         Misuse(
             name: "own CodingKeys",
@@ -243,6 +243,36 @@ import Testing
             name: "two cases claiming one key",
             source: "@Archivable\nenum Mood {\n    case calm\n    @ArchiveKey(\"still\", \"calm\") case still\n}",
             messages: ["the key 'calm' is already used by 'calm'"]
+        ),
+        Misuse(
+            name: "@Archivable on a class that is not final",
+            source: "@Archivable\nclass Box {\n    var width = 1\n}",
+            messages: [
+                "'@Archivable' applies to final classes; a class that may be subclassed takes '@ArchivableClass' "
+                    + "(Swift cannot subclass a class whose macro declares conformances it does not add)"
+            ]
+        ),
+        Misuse(
+            name: "@ArchivableClass on an enum",
+            source: "@ArchivableClass\nenum Mood {\n    case calm\n}",
+            messages: ["'@ArchivableClass' applies to classes; use '@Archivable'"]
+        ),
+        Misuse(
+            name: "a final subclass of NSObject with a class name",
+            source: "@Archivable(className: \"Crate\")\nfinal class Crate: NSObject {\n    var depth = 1\n}",
+            messages: [
+                "'className' is not supported on a class that is not final or has a superclass; its objects are "
+                    + "archived under its Swift name, with its superclasses' names in '$classes'"
+            ]
+        ),
+        Misuse(
+            name: "a final subclass of NSObject with a migration",
+            source:
+                "@Archivable(version: 2, previousVersion: CrateV1.self)\nfinal class Crate: NSObject {\n    var depth = 1\n}",
+            messages: [
+                "'previousVersion' is not supported on a class that is not final or has a superclass; its objects are "
+                    + "archived under its Swift name, with its superclasses' names in '$classes'"
+            ]
         ),
     ]
 

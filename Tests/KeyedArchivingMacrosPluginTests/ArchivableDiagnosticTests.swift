@@ -18,7 +18,8 @@ import Testing
 
 /// The errors of `@Archivable` and its attributes: one test per diagnostic.
 @Suite struct ArchivableDiagnosticTests {
-    /// A class that is not final is refused, with a fix-it inserting `final`.
+    /// `@Archivable` on a class that is not final is refused, with fix-its for `@ArchivableClass`
+    /// and for `final`.
     @Test func nonFinalClass() {
         assertArchivable(
             "@Archivable\nclass Box {\n    var width = 1\n}",
@@ -28,10 +29,70 @@ import Testing
                     message: ArchivableDiagnostic.nonFinalClass.message,
                     line: 2,
                     column: 1,
-                    fixIts: [FixItSpec(message: "insert 'final'")]
+                    fixIts: [
+                        FixItSpec(message: "replace with '@ArchivableClass'"), FixItSpec(message: "insert 'final'"),
+                    ]
                 )
             ],
-            fixedSource: "@Archivable\nfinal class Box {\n    var width = 1\n}"
+            fixedSource: "@ArchivableClass\nfinal class Box {\n    var width = 1\n}"
+        )
+    }
+
+    /// `@ArchivableClass` on a struct is refused.
+    @Test func classMacroOnStruct() {
+        assertArchivable(
+            "@ArchivableClass\nstruct Box {\n    var width = 1\n}",
+            expandedSource: "struct Box {\n    var width = 1\n}",
+            diagnostics: [
+                DiagnosticSpec(message: ArchivableDiagnostic.classMacroOnNonClass.message, line: 1, column: 1)
+            ]
+        )
+    }
+
+    /// A class in a hierarchy cannot name its archived class yet, nor migrate.
+    @Test func classNameInHierarchy() {
+        assertArchivable(
+            "@ArchivableClass(className: \"Box\")\nclass Box {\n    var width = 1\n}",
+            expandedSource: "class Box {\n    var width = 1\n}",
+            diagnostics: [
+                DiagnosticSpec(
+                    message: ArchivableDiagnostic.unsupportedInHierarchy("className").message,
+                    line: 1,
+                    column: 18
+                )
+            ]
+        )
+    }
+
+    /// A subclass of another class is versioned by its root class.
+    @Test func versionOnSubclass() {
+        assertArchivable(
+            "@ArchivableClass(version: 2)\nclass Crate: Box {\n    var depth = 1\n}",
+            expandedSource: "class Crate: Box {\n    var depth = 1\n}",
+            diagnostics: [
+                DiagnosticSpec(message: ArchivableDiagnostic.versionOnSubclass.message, line: 1, column: 18)
+            ],
+            conformances: []
+        )
+    }
+
+    /// A class in a hierarchy cannot keep unknown fields.
+    @Test func unknownFieldsInHierarchy() {
+        assertArchivable(
+            "@ArchivableClass\nclass Box {\n    var width = 1\n    var unknownFields = ArchiveUnknownFields()\n}",
+            expandedSource: "class Box {\n    var width = 1\n    var unknownFields = ArchiveUnknownFields()\n}",
+            diagnostics: [
+                DiagnosticSpec(message: ArchivableDiagnostic.unknownFieldsInHierarchy.message, line: 1, column: 1)
+            ]
+        )
+    }
+
+    /// A generic class in a hierarchy is refused.
+    @Test func genericHierarchy() {
+        assertArchivable(
+            "@ArchivableClass\nclass Box<Item> {\n    var item: Item\n}",
+            expandedSource: "class Box<Item> {\n    var item: Item\n}",
+            diagnostics: [DiagnosticSpec(message: ArchivableDiagnostic.genericHierarchy.message, line: 1, column: 1)]
         )
     }
 
@@ -42,7 +103,7 @@ import Testing
             expandedSource: "protocol P {}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Archivable' applies to structs, final classes and enums, not to protocols",
+                    message: "'@Archivable' applies to structs, classes and enums, not to protocols",
                     line: 1,
                     column: 1
                 )

@@ -40,8 +40,14 @@ import Testing
         #expect(keyed.allSatisfy { $0.hasPrefix("nonisolated extension ") }, "\(keyed)")
     }
 
-    @Test func aClasssExtensionsFollowIt() {
-        let headers = Self.extensionHeaders("@Archivable\nfinal class Box {\n    var width = 1\n}")
+    @Test(arguments: [
+        "@Archivable\nfinal class Box {\n    var width = 1\n}",
+        "@ArchivableClass\nclass Box {\n    var width = 1\n}",
+        "@ArchivableClass\nclass Crate: Box {\n    var depth = 1\n}",
+        "@Archivable\nfinal class Vet: NSObject {\n    var name = \"\"\n}",
+    ])
+    func aClasssExtensionsFollowIt(source: String) {
+        let headers = Self.extensionHeaders(source)
         #expect(!headers.isEmpty)
         #expect(headers.allSatisfy { $0.hasPrefix("extension ") }, "\(headers)")
     }

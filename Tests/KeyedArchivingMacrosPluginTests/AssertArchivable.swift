@@ -25,6 +25,12 @@ let archivableMacroSpecs: [String: MacroSpec] = [
         type: ArchivableMacro.self,
         conformances: ["Decodable", "Encodable", "ArchiveVersioned", "ArchiveMigrating", "ArchivedClassNaming"]
     ),
+    "ArchivableClass": MacroSpec(
+        type: ArchivableMacro.self,
+        conformances: [
+            "Decodable", "Encodable", "ArchiveVersioned", "ArchiveObjectEncodable", "ArchiveObjectDecodable",
+        ]
+    ),
     "ArchiveKey": MacroSpec(type: ArchiveAttributeMacro.self),
     "ArchiveIgnored": MacroSpec(type: ArchiveAttributeMacro.self),
     "ArchiveFallback": MacroSpec(type: ArchiveAttributeMacro.self),
@@ -45,20 +51,30 @@ let directArchivableMacroSpecs: [String: MacroSpec] = archivableMacroSpecs.mergi
 ]) { $1 }
 
 /// Asserts that `source` expands to `expanded` with `diagnostics`, recording failures as issues.
-/// - Parameter direct: Whether the type is to conform to the direct protocols too.
+/// - Parameters:
+///   - direct: Whether the type is to conform to the direct protocols too.
+///   - conformances: The conformances the compiler asks for, when not those `direct` chooses: none
+///     for a subclass of an `@Archivable` class, which has them all already.
 func assertArchivable(
     _ source: String,
     expandedSource expanded: String,
     diagnostics: [DiagnosticSpec] = [],
     fixedSource: String? = nil,
     direct: Bool = false,
+    conformances: [String]? = nil,
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
+    var specs = direct ? directArchivableMacroSpecs : archivableMacroSpecs
+    if let conformances {
+        let types = conformances.map { TypeSyntax(stringLiteral: $0) }
+        specs["Archivable"] = MacroSpec(type: ArchivableMacro.self, conformances: types)
+        specs["ArchivableClass"] = MacroSpec(type: ArchivableMacro.self, conformances: types)
+    }
     assertMacroExpansion(
         source,
         expandedSource: expanded,
         diagnostics: diagnostics,
-        macroSpecs: direct ? directArchivableMacroSpecs : archivableMacroSpecs,
+        macroSpecs: specs,
         applyFixIts: fixedSource == nil ? nil : diagnostics.flatMap { $0.fixIts.map(\.message) },
         fixedSource: fixedSource,
         indentationWidth: .spaces(4),
@@ -70,11 +86,18 @@ func assertArchivable(
 
 /// `source` with `@Archivable` and its attributes expanded, and every diagnostic the expansion
 /// reported: for tests that look at parts of an expansion rather than all of it.
-func expandArchivable(_ source: String) -> (source: String, diagnostics: [Diagnostic]) {
+/// - Parameter conformances: The conformances the compiler asks for, when not the usual ones.
+func expandArchivable(_ source: String, conformances: [String]? = nil) -> (source: String, diagnostics: [Diagnostic]) {
     let file = Parser.parse(source: source)
     var contexts: [BasicMacroExpansionContext] = []
+    var specs = archivableMacroSpecs
+    if let conformances {
+        let types = conformances.map { TypeSyntax(stringLiteral: $0) }
+        specs["Archivable"] = MacroSpec(type: ArchivableMacro.self, conformances: types)
+        specs["ArchivableClass"] = MacroSpec(type: ArchivableMacro.self, conformances: types)
+    }
     let expanded = file.expand(
-        macroSpecs: archivableMacroSpecs,
+        macroSpecs: specs,
         contextGenerator: { node in
             let context = BasicMacroExpansionContext(
                 lexicalContext: node.allMacroLexicalContexts(),

@@ -14,8 +14,9 @@ import KeyedArchivingMacros
 /// The `@Archivable` model `FuzzArchivableDecoder` decodes into: every evolution rule in play
 /// (initial values, optionals with and without them, former keys, ignored and fallback
 /// properties, kept unknown fields, class names, a version with a two-step migration, enums with
-/// unknown cases, a generic type, a shared final class, a property wrapper). No floating-point values, so that `==`
-/// compares exactly; a date, whose time interval may be NaN, is compared by its bits.
+/// unknown cases, a generic type, a shared final class, a property wrapper, a class hierarchy). No
+/// floating-point values, so that `==` compares exactly; a date, whose time interval may be NaN, is
+/// compared by its bits.
 @Archivable(
     version: 3,
     previousVersion: ArchivableFuzzModelV2.self,
@@ -39,6 +40,9 @@ struct ArchivableFuzzModel: Equatable {
     var friend: Owner?
     var created = Date(timeIntervalSinceReferenceDate: 0)
     @Bounded var level = 5
+    /// A class hierarchy: a subclass held where its root class is declared, and as itself.
+    var pet: Pet?
+    var kitten: Kitten?
     var unknownFields = ArchiveUnknownFields()
 
     static func == (lhs: Self, rhs: Self) -> Bool {
@@ -48,7 +52,8 @@ struct ArchivableFuzzModel: Equatable {
             && lhs.owner?.name == rhs.owner?.name && lhs.friend?.name == rhs.friend?.name
             && lhs.created.timeIntervalSinceReferenceDate.bitPattern
                 == rhs.created.timeIntervalSinceReferenceDate.bitPattern
-            && lhs.level == rhs.level
+            && lhs.level == rhs.level && lhs.pet?.name == rhs.pet?.name && lhs.pet?.age == rhs.pet?.age
+            && lhs.kitten?.name == rhs.kitten?.name && lhs.kitten?.toys == rhs.kitten?.toys
     }
 }
 
@@ -137,12 +142,33 @@ final class Owner {
     var pets: [String] = []
 }
 
+/// The root class of a hierarchy.
+@ArchivableClass
+class Pet {
+    var name = ""
+    var age = 0
+}
+
+/// A final subclass: its object holds its superclass's fields and its own.
+@Archivable
+final class Kitten: Pet {
+    var toys: [String] = []
+
+    override init() {
+        super.init()
+    }
+}
+
 extension ArchivableFuzzModel {
     /// Values whose archives seed the corpus.
     static var samples: [ArchivableFuzzModel] {
         let owner = Owner()
         owner.name = "Ada"
         owner.pets = ["Tom", "Kit"]
+        let kitten = Kitten()
+        kitten.name = "Mia"
+        kitten.age = 1
+        kitten.toys = ["ball"]
         return [
             ArchivableFuzzModel(name: "Tom"),
             ArchivableFuzzModel(
@@ -159,7 +185,9 @@ extension ArchivableFuzzModel {
                 owner: owner,
                 friend: owner,
                 created: Date(timeIntervalSinceReferenceDate: 700_000_000),
-                level: 42
+                level: 42,
+                pet: kitten,
+                kitten: kitten
             ),
         ]
     }

@@ -74,6 +74,8 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
         }
         self.superclasses = superclasses
         var objectEncoder = kind == .value || kind == .instance ? directType : nil
+        // A type that writes its object through `encode(to:)` (a subclass of a plain Codable class).
+        if let direct = objectEncoder, direct.archiveObjectKeys.isThroughCodable { objectEncoder = nil }
         if objectEncoder != nil, kind == .instance {
             var superclass = Mirror(reflecting: value).superclassMirror
             while let mirror = superclass, objectEncoder != nil {

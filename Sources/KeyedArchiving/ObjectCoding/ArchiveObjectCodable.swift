@@ -16,8 +16,9 @@
 /// must be the one `encode(to:)` writes through a keyed container: the same keys in the same
 /// order, with the same values. Other encoders keep using `encode(to:)`.
 ///
-/// Meant for generated code and for structs and final classes: a subclass of a conforming class
-/// is archived through `encode(to:)`.
+/// Meant for generated code, for structs, final classes and the root classes of hierarchies: the
+/// encoder looks at each value's dynamic type, and archives an instance of a subclass of a
+/// conforming class through its `encode(to:)`, even where the conforming class is declared.
 public protocol ArchiveObjectEncodable: Encodable {
     /// The keys of the type's object, in the order ``encodeArchiveObject(to:)`` writes them.
     static var archiveObjectKeys: ArchiveObjectKeys { get }
@@ -56,11 +57,25 @@ public typealias ArchiveObjectCodable = ArchiveObjectEncodable & ArchiveObjectDe
 public struct ArchiveObjectKeys: Sendable {
     /// The keys, in the order they are written.
     public let names: [StaticString]
+    /// Whether the type's objects are written through `encode(to:)` (``throughCodable``).
+    internal let isThroughCodable: Bool
 
     /// Creates the keys of an object.
     /// - Parameter names: The keys, in the order they are written; each at most once.
     public init(_ names: [StaticString]) {
         self.names = names
+        self.isThroughCodable = false
+    }
+
+    /// The keys of a type whose objects the coders write through `encode(to:)` and read through
+    /// `init(from:)` with the object's decoder, never with ``ArchiveObjectEncodable/encodeArchiveObject(to:)``:
+    /// a subclass of a plain `Codable` class, whose superclass writes its own fields in the same
+    /// object. Its own subclasses inherit the conformance, and take the same path.
+    public static var throughCodable: ArchiveObjectKeys { ArchiveObjectKeys(throughCodable: ()) }
+
+    private init(throughCodable: Void) {
+        self.names = []
+        self.isThroughCodable = true
     }
 }
 

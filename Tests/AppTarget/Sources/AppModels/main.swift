@@ -10,7 +10,8 @@
 
 // An app's models, compiled as a new Xcode app target compiles them (see Package.swift): value
 // types archived on and off the main actor and through ArchiveStore's async API, a main-actor
-// class and an @Observable class archived on the main actor. Exits with status 1 on a mismatch.
+// class and an @Observable class archived on the main actor, a class hierarchy. Exits with status 1
+// on a mismatch.
 
 import ArchiveStorage
 import Foundation
@@ -144,3 +145,49 @@ let platformedCopy = try KeyedArchiveDecoder().decode(
     from: KeyedArchiveEncoder().encode(platformed)
 )
 check(platformedCopy == platformed, "a struct with stored properties inside #if blocks")
+
+/// A class hierarchy, main-actor isolated as the module's classes are: a root class that may be
+/// subclassed, its subclass, a final subclass of that, and a subclass of `NSObject`. A subclass of
+/// another class declares its `init()`: the macro cannot know whether its superclass has one.
+@ArchivableClass
+class Animal {
+    var name = ""
+}
+
+@ArchivableClass
+class Dog: Animal {
+    var breed = "mixed"
+
+    override init() {
+        super.init()
+    }
+}
+
+@Archivable
+final class Puppy: Dog {
+    var weeks = 8
+
+    override init() {
+        super.init()
+    }
+}
+
+@ArchivableClass
+class Vet: NSObject {
+    var clinic = ""
+}
+
+let puppy = Puppy()
+puppy.name = "Rex"
+puppy.weeks = 9
+let animals: [Animal] = [puppy, Dog()]
+let puppyCopy = try KeyedArchiveDecoder().decode(Puppy.self, from: KeyedArchiveEncoder().encode(puppy))
+check(puppyCopy.name == "Rex" && puppyCopy.breed == "mixed" && puppyCopy.weeks == 9, "a subclass of subclasses")
+let animalsCopy = try KeyedArchiveDecoder().decode([Animal].self, from: KeyedArchiveEncoder().encode(animals))
+check(animalsCopy.map(\.name) == ["Rex", ""], "subclasses held as their root class")
+let vet = Vet()
+vet.clinic = "North"
+check(
+    try KeyedArchiveDecoder().decode(Vet.self, from: KeyedArchiveEncoder().encode(vet)).clinic == "North",
+    "a subclass of NSObject"
+)
