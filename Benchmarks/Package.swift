@@ -67,6 +67,8 @@ let package = Package(
             name: "StorageBenchmarks",
             dependencies: [
                 .product(name: "ArchiveStorage", package: root),
+                .product(name: "KeyedArchiving", package: root),
+                .product(name: "KeyedArchivingMacros", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -17,7 +17,7 @@ import GRDB
 ///
 /// One row per entry: the key (`TEXT PRIMARY KEY`), five small columns (the record's fields: an
 /// id, a name, a double and two tags) and the payload the store writes for the record (its keyed
-/// archive, encoded once). `WITHOUT ROWID`, WAL (`DatabasePool`), `synchronous = FULL`, rows
+/// archive, encoded once), for ``Profile`` or ``Record``. `WITHOUT ROWID`, WAL (`DatabasePool`), `synchronous = FULL`, rows
 /// inserted with one cached statement in transactions of 1,000. No checksum, no locks of our own,
 /// no decoding on reads.
 enum BaselineTable {
@@ -36,7 +36,12 @@ enum BaselineTable {
     /// Creates the database at `path` and inserts `entries` rows; returns how long the inserts
     /// took, between `benchmark`'s start and stop. The database is closed when this returns.
     @discardableResult
-    static func fill(entries: Int, path: String, measuring benchmark: Benchmark? = nil) throws -> Duration {
+    static func fill<Value: StoredValue>(
+        entries: Int,
+        of _: Value.Type = Profile.self,
+        path: String,
+        measuring benchmark: Benchmark? = nil
+    ) throws -> Duration {
         let pool = try self.open(path)
         try pool.write { db in
             try db.execute(
@@ -53,8 +58,8 @@ enum BaselineTable {
                     """
             )
         }
-        let profile = Workload.profile
-        let payload = try Workload.payload
+        let profile = Value.sample
+        let payload = try Workload.payload(of: Value.self)
         let keys = (0..<entries).map(Workload.key)
         let clock = ContinuousClock()
         let start = clock.now

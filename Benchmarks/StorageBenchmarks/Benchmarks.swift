@@ -35,6 +35,10 @@ import Foundation
 // - `ArchiveStore.purgeExpired/<backend>/<n>`: a purge that finds nothing expired.
 // - `Preferences.set/<format>`, `Preferences.get/<format>`: `UserDefaults` helpers against JSON
 //   (`PreferencesBenchmarks.swift`).
+// - `Payload.*/record`, `ArchiveStore.fill.record/sqlite/<n>`, `ArchiveStore.load.miss.record/sqlite/<n>`,
+//   `GRDB.fill.record/<n>`, `GRDB.load.connection.record/<n>`: the same with issue 33's `@Archivable`
+//   `Record` (6 fields, the direct path) in place of the plain-`Codable` `Profile`, the baseline
+//   holding the record's payload.
 // n is 100k and 1M (`Workload.sizes`); `ArchiveStore.fill/files/1M` runs only with
 // STORAGE_BENCHMARKS_1M_FILES=1. The stores the reads use are built once and kept (`Fixture`).
 // Everything here is file-system bound, so wall clock depends on the disk and the machine's load;
@@ -52,6 +56,7 @@ let benchmarks: @Sendable () -> Void = {
             registerStoreBenchmarks(on: backend, entries: entries)
         }
         registerBaselineBenchmarks(entries: entries)
+        registerRecordBenchmarks(entries: entries)
     }
 }
 
@@ -100,39 +105,51 @@ func fillConfiguration(skip: Bool = false) -> Benchmark.Configuration {
 }
 
 /// Records a fill's rate and the disk its closed store in `directory` takes.
-func recordFill(_ benchmark: Benchmark, entries: Int, elapsed: Duration, directory: String) throws {
+func recordFill<Value: StoredValue>(
+    _ benchmark: Benchmark,
+    entries: Int,
+    elapsed: Duration,
+    directory: String,
+    of _: Value.Type = Profile.self
+) throws {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     benchmark.measurement(entriesPerSecond, Int((Double(entries) / seconds).rounded()))
     let disk = DiskUsage.allocatedBytes(atPath: directory)
     benchmark.measurement(diskBytes, disk)
     benchmark.measurement(
         diskPercentOfData,
-        Int((Double(disk) * 100 / Double(try Workload.dataBytes(entries))).rounded())
+        Int((Double(disk) * 100 / Double(try Workload.dataBytes(entries, of: Value.self))).rounded())
     )
 }
 
 /// `Payload.encode/profile` and `Payload.decode/profile`: what a save and a load that misses
 /// memory spend in the value format, which the baseline does not pay.
 func registerPayloadBenchmarks() {
+    registerPayloadBenchmarks(name: "profile", of: Profile.self)
+    registerPayloadBenchmarks(name: "record", of: Record.self)
+}
+
+/// `Payload.encode/<name>` and `Payload.decode/<name>` of `Value.sample`.
+func registerPayloadBenchmarks<Value: StoredValue>(name: String, of _: Value.Type) {
     let format = ArchiveValueFormat.keyedArchive
     Benchmark(
-        "Payload.encode/profile",
+        "Payload.encode/\(name)",
         configuration: configuration(seconds: 2, iterations: 1000, timeUnits: .nanoseconds, scaling: .kilo)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try format.encode(Workload.profile))
+            blackHole(try format.encode(Value.sample))
         }
     }
 
-    let payload = Lazy { try Workload.payload }
+    let payload = Lazy { try Workload.payload(of: Value.self) }
     Benchmark(
-        "Payload.decode/profile",
+        "Payload.decode/\(name)",
         configuration: configuration(seconds: 2, iterations: 1000, timeUnits: .nanoseconds, scaling: .kilo),
         closure: { benchmark in
             let bytes = try payload.get()
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                blackHole(try format.decode(Profile.self, bytes))
+                blackHole(try format.decode(Value.self, bytes))
             }
             benchmark.stopMeasurement()
         },
@@ -218,24 +235,7 @@ func registerStoreBenchmarks(on backend: ArchiveStoreBackend, entries: Int) {
         }
     }
 
-    let batches = Lazy { Workload.batches(entries) }
-    Benchmark(
-        "ArchiveStore.fill/\(name)",
-        configuration: fillConfiguration(skip: !Workload.includesFill(backend, entries: entries)),
-        closure: { benchmark in
-            let folder = ScratchFolder()
-            defer { folder.remove() }
-            let elapsed = try Workload.fill(
-                batches.get(),
-                in: folder.path,
-                backend: backend,
-                isDurable: true,
-                measuring: benchmark
-            )
-            try recordFill(benchmark, entries: entries, elapsed: elapsed, directory: folder.path + "/store")
-        },
-        setup: { _ = try batches.get() }
-    )
+    registerFill(on: backend, entries: entries, of: Profile.self)
 
     Benchmark(
         "ArchiveStore.open/\(name)",
@@ -253,21 +253,7 @@ func registerStoreBenchmarks(on backend: ArchiveStoreBackend, entries: Int) {
         setup: { _ = try Fixture.store(backend, entries: entries) }
     )
 
-    let coldStore = fixtureStore()
-    Benchmark(
-        "ArchiveStore.load.miss/\(name)",
-        configuration: configuration(seconds: 5, iterations: 10_000, timeUnits: .nanoseconds),
-        closure: { benchmark in
-            let store = try coldStore.get()
-            let key = Workload.key(Int.random(in: 0..<entries))
-            benchmark.startMeasurement()
-            let value = try store.load(forKey: key)
-            benchmark.stopMeasurement()
-            guard value != nil else { throw BenchmarkFailure("\(key) did not load") }
-        },
-        setup: { _ = try coldStore.get() },
-        teardown: { coldStore.reset() }
-    )
+    registerMiss(on: backend, entries: entries, of: Profile.self)
 
     // 1,000 keys spread over the store, loaded once before measuring: the memory tier's default
     // count limit holds them all.
@@ -360,21 +346,74 @@ func registerStoreBenchmarks(on backend: ArchiveStoreBackend, entries: Int) {
     )
 }
 
+/// `ArchiveStore.fill<Value.label>/<backend>/<n>`: `entries` values saved durably in batches of 1,000
+/// into a new store.
+func registerFill<Value: StoredValue>(on backend: ArchiveStoreBackend, entries: Int, of _: Value.Type) {
+    let batches = Lazy { Workload.batches(entries, of: Value.self) }
+    Benchmark(
+        "ArchiveStore.fill\(Value.label)/\(backend)/\(Workload.label(entries))",
+        configuration: fillConfiguration(skip: !Workload.includesFill(backend, entries: entries)),
+        closure: { benchmark in
+            let folder = ScratchFolder()
+            defer { folder.remove() }
+            let elapsed = try Workload.fill(
+                batches.get(),
+                in: folder.path,
+                backend: backend,
+                isDurable: true,
+                measuring: benchmark
+            )
+            try recordFill(
+                benchmark,
+                entries: entries,
+                elapsed: elapsed,
+                directory: folder.path + "/store",
+                of: Value.self
+            )
+        },
+        setup: { _ = try batches.get() }
+    )
+}
+
+/// `ArchiveStore.load.miss<Value.label>/<backend>/<n>`: one load of a random key of a store of
+/// `entries` values, memory tier off.
+func registerMiss<Value: StoredValue>(on backend: ArchiveStoreBackend, entries: Int, of _: Value.Type) {
+    let coldStore = Lazy {
+        let folder = try Fixture.store(backend, entries: entries, of: Value.self)
+        let store = try Workload.openStore(in: folder, of: Value.self, backend: backend)
+        store.waitForBackgroundMaintenance()
+        return store
+    }
+    Benchmark(
+        "ArchiveStore.load.miss\(Value.label)/\(backend)/\(Workload.label(entries))",
+        configuration: configuration(seconds: 5, iterations: 10_000, timeUnits: .nanoseconds),
+        closure: { benchmark in
+            let store = try coldStore.get()
+            let key = Workload.key(Int.random(in: 0..<entries))
+            benchmark.startMeasurement()
+            let value = try store.load(forKey: key)
+            benchmark.stopMeasurement()
+            guard value != nil else { throw BenchmarkFailure("\(key) did not load") }
+        },
+        setup: { _ = try coldStore.get() },
+        teardown: { coldStore.reset() }
+    )
+}
+
+/// The benchmarks of issue 33's `@Archivable` ``Record`` on the sqlite backend and its baseline:
+/// fill and miss, beside the baseline's insert and point read on a connection of its own.
+func registerRecordBenchmarks(entries: Int) {
+    registerFill(on: .sqlite, entries: entries, of: Record.self)
+    registerMiss(on: .sqlite, entries: entries, of: Record.self)
+    registerBaselineFill(entries: entries, of: Record.self)
+    registerBaselineConnectionLoad(entries: entries, of: Record.self)
+}
+
 /// The baseline's benchmarks, on a table of `entries` rows: what `ArchiveStore` on sqlite adds to
 /// GRDB is `ArchiveStore.<operation>/sqlite/<n>` divided by `GRDB.<operation>/<n>`.
 func registerBaselineBenchmarks(entries: Int) {
     let name = Workload.label(entries)
-    Benchmark("GRDB.fill/\(name)", configuration: fillConfiguration()) { benchmark in
-        let folder = ScratchFolder()
-        defer { folder.remove() }
-        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
-        let elapsed = try BaselineTable.fill(
-            entries: entries,
-            path: folder.path + "/" + BaselineTable.fileName,
-            measuring: benchmark
-        )
-        try recordFill(benchmark, entries: entries, elapsed: elapsed, directory: folder.path)
-    }
+    registerBaselineFill(entries: entries, of: Profile.self)
 
     Benchmark(
         "GRDB.open/\(name)",
@@ -407,21 +446,7 @@ func registerBaselineBenchmarks(entries: Int) {
         teardown: { baseline.reset() }
     )
 
-    let connection = Lazy { try BaselineTable.openConnection(Fixture.baseline(entries: entries)) }
-    Benchmark(
-        "GRDB.load.connection/\(name)",
-        configuration: configuration(seconds: 5, iterations: 10_000, timeUnits: .nanoseconds),
-        closure: { benchmark in
-            let queue = try connection.get()
-            let key = Workload.key(Int.random(in: 0..<entries))
-            benchmark.startMeasurement()
-            let payload = try BaselineTable.payload(forKey: key, on: queue)
-            benchmark.stopMeasurement()
-            guard payload != nil else { throw BenchmarkFailure("\(key) did not load") }
-        },
-        setup: { _ = try connection.get() },
-        teardown: { connection.reset() }
-    )
+    registerBaselineConnectionLoad(entries: entries, of: Profile.self)
 
     Benchmark(
         "GRDB.keys/\(name)",
@@ -435,5 +460,42 @@ func registerBaselineBenchmarks(entries: Int) {
         },
         setup: { _ = try baseline.get() },
         teardown: { baseline.reset() }
+    )
+}
+
+/// `GRDB.fill<Value.label>/<n>`: `entries` rows holding the payload of `Value.sample` inserted into a
+/// new table.
+func registerBaselineFill<Value: StoredValue>(entries: Int, of _: Value.Type) {
+    Benchmark("GRDB.fill\(Value.label)/\(Workload.label(entries))", configuration: fillConfiguration()) { benchmark in
+        let folder = ScratchFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let elapsed = try BaselineTable.fill(
+            entries: entries,
+            of: Value.self,
+            path: folder.path + "/" + BaselineTable.fileName,
+            measuring: benchmark
+        )
+        try recordFill(benchmark, entries: entries, elapsed: elapsed, directory: folder.path, of: Value.self)
+    }
+}
+
+/// `GRDB.load.connection<Value.label>/<n>`: one point read of a random key on a read-only
+/// connection of its own, as the store's loads read.
+func registerBaselineConnectionLoad<Value: StoredValue>(entries: Int, of _: Value.Type) {
+    let connection = Lazy { try BaselineTable.openConnection(Fixture.baseline(entries: entries, of: Value.self)) }
+    Benchmark(
+        "GRDB.load.connection\(Value.label)/\(Workload.label(entries))",
+        configuration: configuration(seconds: 5, iterations: 10_000, timeUnits: .nanoseconds),
+        closure: { benchmark in
+            let queue = try connection.get()
+            let key = Workload.key(Int.random(in: 0..<entries))
+            benchmark.startMeasurement()
+            let payload = try BaselineTable.payload(forKey: key, on: queue)
+            benchmark.stopMeasurement()
+            guard payload != nil else { throw BenchmarkFailure("\(key) did not load") }
+        },
+        setup: { _ = try connection.get() },
+        teardown: { connection.reset() }
     )
 }

@@ -35,17 +35,26 @@ enum Fixture {
         return (temporary.hasSuffix("/") ? temporary : temporary + "/") + "StorageBenchmarks-fixtures-v1"
     }()
 
-    /// The folder holding the store `store` with `entries` entries on `backend`.
-    static func store(_ backend: ArchiveStoreBackend, entries: Int) throws -> String {
-        try self.prepared("ArchiveStore-\(backend)-\(entries)") { folder in
-            _ = try Workload.fill(Workload.batches(entries), in: folder, backend: backend, isDurable: false)
+    /// The folder holding the store `store` with `entries` entries of `Value` on `backend`.
+    static func store<Value: StoredValue>(
+        _ backend: ArchiveStoreBackend,
+        entries: Int,
+        of _: Value.Type = Profile.self
+    ) throws -> String {
+        try self.prepared("ArchiveStore-\(backend)-\(entries)\(Value.label)") { folder in
+            _ = try Workload.fill(
+                Workload.batches(entries, of: Value.self),
+                in: folder,
+                backend: backend,
+                isDurable: false
+            )
         }
     }
 
-    /// The path of the baseline database with `entries` rows.
-    static func baseline(entries: Int) throws -> String {
-        let folder = try self.prepared("GRDB-\(entries)") { folder in
-            _ = try BaselineTable.fill(entries: entries, path: folder + "/" + BaselineTable.fileName)
+    /// The path of the baseline database with `entries` rows holding the payload of `Value`.
+    static func baseline<Value: StoredValue>(entries: Int, of _: Value.Type = Profile.self) throws -> String {
+        let folder = try self.prepared("GRDB-\(entries)\(Value.label)") { folder in
+            _ = try BaselineTable.fill(entries: entries, of: Value.self, path: folder + "/" + BaselineTable.fileName)
         }
         return folder + "/" + BaselineTable.fileName
     }

@@ -82,6 +82,32 @@ import Testing
         #expect(EntryFileName(key: String(repeating: "x", count: 100_000)).name.utf8.count == 66)
     }
 
+    @Test func slotOfAKeyIsTheSlotOfItsFileName() {
+        var keys = [
+            "", "a", "Hello", "a/b", "_%", "a\u{0}b", "é", "🐱", String(repeating: "a", count: 253),
+            String(repeating: "a", count: 254), String(repeating: "A", count: 126), String(repeating: "A", count: 127),
+            String(repeating: "/", count: 84), String(repeating: "/", count: 85), String(repeating: "🐱", count: 100),
+            String(repeating: "x", count: 10_000),
+        ]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Character] = ["a", "Z", "/", ".", "_", "%", "-", "é", "🐱", " "]
+        for _ in 0..<500 {
+            keys.append(
+                String(
+                    (0..<Int.random(in: 0...150, using: &generator)).map { _ in
+                        alphabet.randomElement(using: &generator) ?? "a"
+                    }
+                )
+            )
+        }
+        for key in keys {
+            #expect(
+                EntryFileName.slot(forKey: key) == StoreControlFile.slot(forFileName: EntryFileName(key: key).name),
+                "\(key.debugDescription)"
+            )
+        }
+    }
+
     @Test(arguments: [
         ".archive-store", ".tmp-1-2", "Corrupt", "k-A", "k-%61", "k-%2F", "k-_", "k-%c3", "k-%", "h-abc",
         "h-" + String(repeating: "g", count: 64), "x-abc", "k", "",

@@ -10,6 +10,7 @@
 
 #if SQLite
 import Foundation
+import GRDB
 import KeyedArchiving
 import TestSupport
 import Testing
@@ -31,6 +32,27 @@ import Testing
         // synchronous: 2 is FULL, 1 NORMAL.
         let expected = isDurable ? ["2", "1", "1", "4194304", "wal"] : ["1", "0", "0", "4194304", "wal"]
         #expect(values == expected)
+    }
+
+    /// A read inside a read of the same thread (a value whose decoding, which runs on the reader
+    /// connection, loads from a store) gets a connection of its own instead of waiting for the
+    /// one it holds.
+    @Test func aReadInsideAReadOfTheSameThreadDoesNotWaitForItself() throws {
+        let directory = TemporaryDirectory(backend: .sqlite)
+        defer { directory.remove() }
+        let store: ArchiveStore<Int> = try openStore(directory)
+        try store.save(1, forKey: "one")
+        let table = try #require((store.entries as? TableEntryStorage)?.table as? SQLiteEntryTable)
+        let readers = SQLiteReaders(path: table.path, count: 1)
+        defer { readers.close() }
+        let count = try readers.read { outer in
+            let first = try Int.fetchOne(outer, sql: "SELECT count(*) FROM entry") ?? 0
+            let second = try readers.transaction { inner in try Int.fetchOne(inner, sql: "SELECT count(*) FROM entry") }
+            return first + (second ?? 0)
+        }
+        #expect(count == 2)
+        // The connection is free again afterwards.
+        #expect(try readers.read { db in try Int.fetchOne(db, sql: "SELECT 1") } == 1)
     }
 
     /// Opening an existing store, reading it and closing it leaves its database file byte for

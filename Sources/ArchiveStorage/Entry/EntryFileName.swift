@@ -67,6 +67,41 @@ struct EntryFileName: Hashable, Sendable {
         }
     }
 
+    /// The generation slot of the entry of `key`: ``StoreControlFile/slot(forFileName:)`` of its
+    /// name, worked out from the name's bytes on the stack, without making the name (a name that
+    /// is a hash is made).
+    static func slot(forKey key: String) -> Int {
+        // Up to three bytes past the longest name: the check comes before each byte's encoding.
+        let slot = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength + 3) { name -> Int? in
+            name[0] = UInt8(ascii: "k")
+            name[1] = UInt8(ascii: "-")
+            var count = 2
+            for byte in key.utf8 {
+                guard count <= Self.maximumLength else { return nil }
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "."):
+                    name[count] = byte
+                    count += 1
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    name[count] = UInt8(ascii: "_")
+                    name[count + 1] = byte + 32
+                    count += 2
+                default:
+                    name[count] = UInt8(ascii: "%")
+                    name[count + 1] = hexDigits[Int(byte >> 4)]
+                    name[count + 2] = hexDigits[Int(byte & 0x0F)]
+                    count += 3
+                }
+            }
+            guard count <= Self.maximumLength else { return nil }
+            var crc = CRC32C()
+            crc.update(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: name[..<count])))
+            return Int(crc.value % UInt32(StoreControlFile.slotCount))
+        }
+        return slot ?? StoreControlFile.slot(forFileName: EntryFileName(key: key).name)
+    }
+
     /// What a file name in a store directory is.
     enum Kind: Equatable {
         /// An entry whose name spells its key.

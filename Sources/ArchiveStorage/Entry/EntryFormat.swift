@@ -145,8 +145,32 @@ enum EntryFormat {
         return prefix
     }
 
-    /// Checks and splits the bytes of a whole entry file.
+    /// Where the parts of a whole entry file lie in its bytes, checked.
+    struct Layout: Sendable {
+        /// The fixed header fields.
+        var prefix: Prefix
+        /// The payload format identifier.
+        var formatIdentifier: String
+        /// The offsets of the key's UTF-8 bytes.
+        var keyRange: Range<Int>
+        /// The offsets of the payload.
+        var payloadRange: Range<Int>
+    }
+
+    /// Checks and splits the bytes of a whole entry file, copying its key and payload.
     static func decode(_ bytes: [UInt8]) throws(Corruption) -> Entry {
+        let layout = try self.layout(of: bytes)
+        return Entry(
+            prefix: layout.prefix,
+            formatIdentifier: layout.formatIdentifier,
+            key: Array(bytes[layout.keyRange]),
+            payload: Data(bytes[layout.payloadRange])
+        )
+    }
+
+    /// Checks the bytes of a whole entry file and tells where its parts lie, copying nothing but
+    /// the payload format identifier.
+    static func layout(of bytes: [UInt8]) throws(Corruption) -> Layout {
         let prefix = try decodePrefix(bytes)
         guard let total = prefix.totalLength, total == bytes.count else {
             let expected = prefix.totalLength.map(String.init) ?? "an overflowing length"
@@ -169,11 +193,11 @@ enum EntryFormat {
         guard let identifier = validUTF8String(bytes[identifierStart..<keyStart]) else {
             throw Corruption(reason: "payload format identifier is not UTF-8")
         }
-        return Entry(
+        return Layout(
             prefix: prefix,
             formatIdentifier: identifier,
-            key: Array(bytes[keyStart..<payloadStart]),
-            payload: Data(bytes[payloadStart..<checksumStart])
+            keyRange: keyStart..<payloadStart,
+            payloadRange: payloadStart..<checksumStart
         )
     }
 

@@ -43,21 +43,26 @@ enum DurableFile {
             throw failure("open", path: path)
         }
         defer { _ = close(descriptor) }
-        var result: [UInt8] = []
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_size > 0 {
-            result.reserveCapacity(Int(status.st_size))
-        }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let size = fstat(descriptor, &status) == 0 && status.st_size > 0 ? Int(status.st_size) : 0
+        // Read straight into the result, one byte larger than the file: a full buffer means the
+        // file grew, and the buffer doubles.
+        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure("read", path: path)
             }
-            if count == 0 { return result }
-            result.append(contentsOf: chunk[..<count])
+            if count == 0 { break }
+            filled += count
         }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// Replaces the file at `path` with `bytes`, atomically; when `durable`, also flushes the file

@@ -33,16 +33,58 @@ struct FileEntryStorage: EntryStorage {
         }
         do throws(EntryFormat.Corruption) {
             let entry = try EntryFormat.decode(bytes)
-            guard entry.key.elementsEqual(key.utf8) else {
-                throw EntryFormat.Corruption(
-                    reason:
-                        "the entry holds another key, \(String(decoding: entry.key, as: UTF8.self).debugDescription)"
-                )
-            }
+            guard entry.key.elementsEqual(key.utf8) else { throw Self.otherKey(entry.key) }
             return (entry, bytes.count, path)
         } catch {
             throw self.corruptEntry(key: key, location: location, reason: error.reason, isLocked: isLocked, in: store)
         }
+    }
+
+    /// Reads and checks the whole entry file at `location` and, when it is unexpired at `now`,
+    /// decodes its payload where it lies in the bytes read; `nil` when there is no file or it has
+    /// expired.
+    func loadEntry<Value>(
+        key: String,
+        location: EntryLocation,
+        now: Double,
+        isLocked: Bool,
+        in store: ArchiveStore<Value>
+    ) throws(ArchiveStorageError) -> LoadedEntry<Value>? {
+        let path = location.path
+        guard let bytes = try DurableFile.read(atPath: path) else {
+            // A move to SQLite removes the entry files last: none may mean that it just did.
+            try store.checkNotMoved()
+            return nil
+        }
+        let layout: EntryFormat.Layout
+        do throws(EntryFormat.Corruption) {
+            layout = try EntryFormat.layout(of: bytes)
+            guard bytes[layout.keyRange].elementsEqual(key.utf8) else {
+                throw Self.otherKey(Array(bytes[layout.keyRange]))
+            }
+        } catch {
+            throw self.corruptEntry(key: key, location: location, reason: error.reason, isLocked: isLocked, in: store)
+        }
+        guard layout.prefix.expiry > now else { return nil }
+        let decoded = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ArchiveStorageError) in
+                try store.decodeValue(
+                    payload: UnsafeRawBufferPointer(rebasing: buffer[layout.payloadRange]),
+                    formatIdentifier: layout.formatIdentifier,
+                    schemaVersion: layout.prefix.schemaVersion,
+                    key: key,
+                    path: path
+                )
+            }
+        }
+        return LoadedEntry(value: try decoded.get(), expiry: layout.prefix.expiry, byteCount: bytes.count)
+    }
+
+    /// The damage of an entry file that holds the key `stored`, not the one its name stands for.
+    private static func otherKey(_ stored: [UInt8]) -> EntryFormat.Corruption {
+        EntryFormat.Corruption(
+            reason: "the entry holds another key, \(String(decoding: stored, as: UTF8.self).debugDescription)"
+        )
     }
 
     /// The expiry in the header of the entry file at `location`, read up to and including its

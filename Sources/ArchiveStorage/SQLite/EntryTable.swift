@@ -29,6 +29,15 @@ protocol EntryTable: Sendable {
     /// there is none.
     func row(forKey key: String) throws(ArchiveStorageError) -> Result<EntryRow, EntryRowCorruption>?
 
+    /// Calls `body` with the row of `key`, checked against its checksum, its payload read where it
+    /// lies in the database connection's memory (valid only during the call); `nil` when there is
+    /// none, a ``EntryRowCorruption`` (and `body` is not called) when the row is damaged.
+    /// - Throws: What `body` throws; the database's errors.
+    func withRow<R>(
+        forKey key: String,
+        _ body: (EntryRowView) throws(ArchiveStorageError) -> R
+    ) throws(ArchiveStorageError) -> Result<R, EntryRowCorruption>?
+
     /// The expiry of the row of `key`, without reading its payload (an expiry of another type is
     /// a failure); `nil` when there is none.
     func expiry(forKey key: String) throws(ArchiveStorageError) -> Result<Double, EntryRowCorruption>?
@@ -185,6 +194,28 @@ struct EntryRow: Sendable {
             formatIdentifier: self.formatIdentifier,
             key: Array(key.utf8),
             payload: self.payload
+        )
+    }
+}
+
+/// One entry as a row read in place: everything but the key, its payload the database's bytes.
+struct EntryRowView {
+    /// The payload's format identifier.
+    var formatIdentifier: String
+    /// The store's schema version when the entry was saved.
+    var schemaVersion: UInt32
+    /// Seconds since 1970 (`infinity`: never).
+    var expiry: Double
+    /// The encoded value, valid only during the call that was given the view.
+    var payload: UnsafeRawBufferPointer
+
+    /// The row, with a copy of its payload.
+    var row: EntryRow {
+        EntryRow(
+            formatIdentifier: self.formatIdentifier,
+            schemaVersion: self.schemaVersion,
+            expiry: self.expiry,
+            payload: Data(self.payload)
         )
     }
 }

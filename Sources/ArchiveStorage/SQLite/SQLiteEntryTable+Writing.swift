@@ -47,11 +47,12 @@ extension SQLiteEntryTable {
                     """
             )
             let expiry: Double? = row.expiry.isFinite ? row.expiry : nil
-            statement.setUncheckedArguments([
+            // Bound for this execution only: GRDB then hands SQLite the payload's bytes where they
+            // lie (`SQLITE_STATIC`) instead of a copy (`SQLITE_TRANSIENT`, `setUncheckedArguments`).
+            try statement.execute(arguments: [
                 Data(key.utf8), row.formatIdentifier, Int64(row.schemaVersion), expiry,
                 Int64(CRC32C.checksum(row.payload)), row.payload, row.accessedAt,
             ])
-            try statement.execute()
         }
 
         func delete(key: [UInt8]) throws -> Bool {

@@ -182,10 +182,17 @@ final class SQLiteEntryTable: EntryTable {
     // MARK: Reading
 
     func row(forKey key: String) throws(ArchiveStorageError) -> Result<EntryRow, EntryRowCorruption>? {
+        try self.withRow(forKey: key) { row in row.row }
+    }
+
+    func withRow<R>(
+        forKey key: String,
+        _ body: (EntryRowView) throws(ArchiveStorageError) -> R
+    ) throws(ArchiveStorageError) -> Result<R, EntryRowCorruption>? {
         try self.access {
-            try self.readers.read { db -> Result<EntryRow, EntryRowCorruption>? in
+            try self.readers.read { db -> Result<R, EntryRowCorruption>? in
                 do {
-                    return try Self.row(forKey: key, in: db).map { .success($0) }
+                    return try Self.withRow(forKey: key, in: db) { row in try body(row) }.map { .success($0) }
                 } catch let corruption as EntryRowCorruption {
                     return .failure(corruption)
                 }
@@ -411,13 +418,51 @@ final class SQLiteEntryTable: EntryTable {
 
     // MARK: Rows
 
-    /// The row of `key` in `db`, checked.
+    /// The row of `key` in `db`, checked, with a copy of its payload.
     static func row(forKey key: String, in db: Database) throws -> EntryRow? {
-        let statement = try db.cachedStatement(
-            sql: "SELECT format, schemaVersion, expiry, checksum, payload FROM entry WHERE key = ?"
-        )
-        guard let row = try Row.fetchOne(statement, arguments: [Data(key.utf8)]) else { return nil }
-        return try Self.entryRow(Array(row.databaseValues))
+        try Self.withRow(forKey: key, in: db) { row in row.row }
+    }
+
+    /// The query of a point read: the columns ``entryRow(_:)`` checks, with whether the payload is
+    /// a blob before it (`typeof` reads the record's header, not the blob), so that the payload
+    /// itself is read where it lies.
+    static let pointReadQuery = """
+        SELECT format, schemaVersion, expiry, checksum, typeof(payload) = 'blob', payload FROM entry WHERE key = ?
+        """
+
+    /// Calls `body` with the row of `key` in `db`, checked as ``entryRow(_:)`` checks it, its
+    /// payload the statement's own bytes (valid only during the call); `nil` when there is none.
+    /// - Throws: ``EntryRowCorruption`` for a damaged row (`body` is not called); what `body`
+    ///   throws; SQLite's errors.
+    static func withRow<R>(forKey key: String, in db: Database, _ body: (EntryRowView) throws -> R) throws -> R? {
+        let statement = try db.cachedStatement(sql: Self.pointReadQuery)
+        let rows = try Row.fetchCursor(statement, arguments: [Data(key.utf8)])
+        // The cursor's row is the statement's current row, not a copy; the cursor resets the
+        // statement when it goes away, ending the read.
+        return try withExtendedLifetime(rows) { () throws -> R? in
+            guard let row = try rows.next() else { return nil }
+            // Every column but the payload, whose bytes are read where they lie below.
+            let values = Array(row.databaseValues.prefix(5))
+            let fields = try Self.entryFields(values)
+            guard values.count == 5, case .int64(1) = values[4].storage else {
+                throw EntryRowCorruption(reason: "the payload is not a blob")
+            }
+            return try row.withUnsafeData(atIndex: 5) { data -> R in
+                // An empty blob reads as empty data.
+                let data = data ?? Data()
+                return try data.withUnsafeBytes { payload -> R in
+                    try Self.checkChecksum(stored: fields.checksum, computed: CRC32C.checksum(payload))
+                    return try body(
+                        EntryRowView(
+                            formatIdentifier: fields.format,
+                            schemaVersion: fields.schemaVersion,
+                            expiry: fields.expiry,
+                            payload: payload
+                        )
+                    )
+                }
+            }
+        }
     }
 
     /// The row made of the columns `format, schemaVersion, expiry, checksum, payload`, checked.
@@ -425,6 +470,26 @@ final class SQLiteEntryTable: EntryTable {
     ///   checksum.
     static func entryRow(_ values: [DatabaseValue]) throws(EntryRowCorruption) -> EntryRow {
         guard values.count == 5 else { throw EntryRowCorruption(reason: "the row has \(values.count) columns") }
+        let fields = try Self.entryFields(values)
+        guard case .blob(let data) = values[4].storage else {
+            throw EntryRowCorruption(reason: "the payload is not a blob")
+        }
+        try Self.checkChecksum(stored: fields.checksum, computed: CRC32C.checksum(data))
+        return EntryRow(
+            formatIdentifier: fields.format,
+            schemaVersion: fields.schemaVersion,
+            expiry: fields.expiry,
+            payload: data
+        )
+    }
+
+    /// The first four of `values`, the columns `format, schemaVersion, expiry, checksum` of a row,
+    /// checked.
+    /// - Throws: ``EntryRowCorruption`` when a column has another type.
+    static func entryFields(
+        _ values: [DatabaseValue]
+    ) throws(EntryRowCorruption) -> (format: String, schemaVersion: UInt32, expiry: Double, checksum: UInt32) {
+        guard values.count >= 4 else { throw EntryRowCorruption(reason: "the row has \(values.count) columns") }
         guard case .string(let format) = values[0].storage else {
             throw EntryRowCorruption(reason: "the format is not text")
         }
@@ -437,17 +502,18 @@ final class SQLiteEntryTable: EntryTable {
         guard case .int64(let stored) = values[3].storage, let checksum = UInt32(exactly: stored) else {
             throw EntryRowCorruption(reason: "the checksum is not a 32-bit unsigned integer")
         }
-        guard case .blob(let data) = values[4].storage else {
-            throw EntryRowCorruption(reason: "the payload is not a blob")
-        }
-        let computed = CRC32C.checksum(data)
-        guard computed == checksum else {
+        return (format, schemaVersion, expiry, checksum)
+    }
+
+    /// Checks a payload's checksum, `computed`, against the one stored beside it.
+    /// - Throws: ``EntryRowCorruption`` on a mismatch.
+    static func checkChecksum(stored: UInt32, computed: UInt32) throws(EntryRowCorruption) {
+        guard computed == stored else {
             throw EntryRowCorruption(
                 reason:
-                    "checksum mismatch (stored \(String(checksum, radix: 16)), computed \(String(computed, radix: 16)))"
+                    "checksum mismatch (stored \(String(stored, radix: 16)), computed \(String(computed, radix: 16)))"
             )
         }
-        return EntryRow(formatIdentifier: format, schemaVersion: schemaVersion, expiry: expiry, payload: data)
     }
 
     /// An expiry column: `NULL` is never (`infinity`); `nil` for a value of another type.

@@ -12,6 +12,16 @@
 import GRDB
 import KeyedArchiving
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+import Android
+#endif
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -29,7 +39,9 @@ import Foundation
 ///
 /// A read takes the first connection no other thread is using, so that a thread reading alone
 /// keeps using one connection and its page cache; when all are in use it waits for one, taken in
-/// turn. Connections are opened on first use.
+/// turn. Connections are opened on first use. A read inside another read of the same thread (a
+/// value whose decoding, which runs on the connection, loads from a store) opens a connection for
+/// itself alone: waiting for one could be waiting for itself.
 final class SQLiteReaders: Sendable {
     /// The database file.
     let path: String
@@ -65,6 +77,7 @@ final class SQLiteReaders: Sendable {
     }
 
     private func withConnection<R>(_ body: (DatabaseQueue) throws -> R) throws -> R {
+        if ReaderNesting.depth > 0 { return try self.withOwnConnection(body) }
         for slot in self.slots {
             if let result = try slot.withLockIfAvailable({ queue in try self.run(body, on: &queue) }) {
                 return result
@@ -97,6 +110,17 @@ final class SQLiteReaders: Sendable {
             reader = try Self.open(self.path)
             queue = reader
         }
+        let depth = ReaderNesting.depth
+        ReaderNesting.depth = depth + 1
+        defer { ReaderNesting.depth = depth }
+        return try body(reader)
+    }
+
+    /// Runs `body` on a connection opened for it alone, and closed after.
+    private func withOwnConnection<R>(_ body: (DatabaseQueue) throws -> R) throws -> R {
+        if self.isClosed.withLock({ $0 }) { throw ArchiveStorageError.storeClosed(path: self.path) }
+        let reader = try Self.open(self.path)
+        defer { try? reader.close() }
         return try body(reader)
     }
 
@@ -106,6 +130,23 @@ final class SQLiteReaders: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(SQLiteEntryTable.busyTimeout)
         return try DatabaseQueue(path: path, configuration: configuration)
+    }
+}
+
+/// How many reads of ``SQLiteReaders`` (of any store) the current thread is inside, in a
+/// thread-specific value.
+enum ReaderNesting {
+    /// The key of the thread-specific value.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The current thread's depth: 0 outside any read.
+    static var depth: Int {
+        get { Int(bitPattern: pthread_getspecific(Self.key)) }
+        set { pthread_setspecific(Self.key, UnsafeRawPointer(bitPattern: newValue)) }
     }
 }
 #endif

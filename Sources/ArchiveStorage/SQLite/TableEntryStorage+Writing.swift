@@ -95,7 +95,7 @@ extension TableEntryStorage {
                     return .corrupt(corruption.reason)
                 }
                 if let row, row.expiry > now {
-                    value = try store.decodeValue(of: row.entry(key: key), key: key, path: self.table.path)
+                    value = try store.decodeValue(of: row, key: key, path: self.table.path)
                 }
             }
             let result: Result
@@ -161,7 +161,7 @@ extension TableEntryStorage {
                     return (rewritten, (index, corruption.reason))
                 }
                 guard let row, row.expiry > store.now(), row.schemaVersion < current else { continue }
-                let value = try store.decodeValue(of: row.entry(key: key), key: key, path: self.table.path)
+                let value = try store.decodeValue(of: row, key: key, path: self.table.path)
                 let expiration: ArchiveExpiration =
                     row.expiry.isFinite ? .at(Date(timeIntervalSince1970: row.expiry)) : .never
                 try writer.put(try store.entryRow(for: value, key: key, expiration: expiration), forKey: key)

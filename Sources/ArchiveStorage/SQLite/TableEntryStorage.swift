@@ -49,6 +49,37 @@ struct TableEntryStorage: EntryStorage {
         }
     }
 
+    /// The row of `key`, checked and, when unexpired at `now`, decoded on the reader connection
+    /// from the database's own bytes: the payload is never copied.
+    func loadEntry<Value>(
+        key: String,
+        location: EntryLocation,
+        now: Double,
+        isLocked: Bool,
+        in store: ArchiveStore<Value>
+    ) throws(ArchiveStorageError) -> LoadedEntry<Value>? {
+        let path = self.table.path
+        let read = try self.table.withRow(forKey: key) { row throws(ArchiveStorageError) -> LoadedEntry<Value>? in
+            guard row.expiry > now else { return nil }
+            let value = try store.decodeValue(
+                payload: row.payload,
+                formatIdentifier: row.formatIdentifier,
+                schemaVersion: row.schemaVersion,
+                key: key,
+                path: path
+            )
+            return LoadedEntry(value: value, expiry: row.expiry, byteCount: row.payload.count)
+        }
+        switch read {
+        case nil:
+            return nil
+        case .success(let loaded)?:
+            return loaded
+        case .failure(let corruption)?:
+            throw self.corruptEntry(key: key, reason: corruption.reason, in: store)
+        }
+    }
+
     /// The expiry column of the row of `key`, without its payload.
     func expiry<Value>(
         forKey key: String,

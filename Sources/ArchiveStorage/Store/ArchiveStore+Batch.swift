@@ -46,6 +46,8 @@ extension ArchiveStore {
     static func distinctEntries(
         _ entries: some Sequence<(key: String, value: Value)>
     ) -> [(key: String, value: Value)] {
+        // A dictionary's keys are distinct already: keys with equal bytes are equal strings.
+        if let dictionary = entries as? [String: Value] { return Array(dictionary) }
         var result: [(key: String, value: Value)] = []
         var positions: [[UInt8]: Int] = [:]
         for (key, value) in entries {

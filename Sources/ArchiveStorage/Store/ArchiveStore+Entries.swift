@@ -19,33 +19,54 @@ import Foundation
 /// Where an entry lives: its key when known, file name, path and generation slot.
 ///
 /// A memory-cache hit needs none of it: the cache is looked up by key, before a location is made.
+/// The slot is worked out once, when the location is made; the file name of a key only when it is
+/// asked for (the files backend), since the SQLite backend needs the slot alone.
 struct EntryLocation: Sendable {
+    /// What the location was made from.
+    private enum Origin: Sendable {
+        /// An entry's key.
+        case key(String)
+        /// The name of a file found in the directory.
+        case file(String)
+    }
+
     /// The store's directory.
     var directory: String
-    /// The entry's file name.
-    var fileName: String
-    /// The entry's key; `nil` for a file found in the directory, whose name may be a hash.
-    var key: String?
+    /// What the location was made from.
+    private let origin: Origin
+    /// The entry's generation slot (and, through it, lock stripe).
+    let slot: Int
 
     /// The location of the entry for `key`.
     init(key: String, directory: String) {
         self.directory = directory
-        self.fileName = EntryFileName(key: key).name
-        self.key = key
+        self.origin = .key(key)
+        self.slot = EntryFileName.slot(forKey: key)
     }
 
     /// The location of the entry file called `fileName`.
     init(fileName: String, directory: String) {
         self.directory = directory
-        self.fileName = fileName
-        self.key = nil
+        self.origin = .file(fileName)
+        self.slot = StoreControlFile.slot(forFileName: fileName)
+    }
+
+    /// The entry's key; `nil` for a file found in the directory, whose name may be a hash.
+    var key: String? {
+        guard case .key(let key) = self.origin else { return nil }
+        return key
+    }
+
+    /// The entry's file name (made anew on each use for a location made from a key).
+    var fileName: String {
+        switch self.origin {
+        case .key(let key): EntryFileName(key: key).name
+        case .file(let name): name
+        }
     }
 
     /// The entry file's path.
     var path: String { self.directory + "/" + self.fileName }
-
-    /// The entry's generation slot (and, through it, lock stripe).
-    var slot: Int { StoreControlFile.slot(forFileName: self.fileName) }
 }
 
 extension ArchiveStore {
@@ -77,45 +98,99 @@ extension ArchiveStore {
         // Noted before the read: if a write happens after this, the counter moves on and the value
         // cached below is never used.
         let generation = self.control.generation(ofSlot: location.slot)
-        let read = try self.entries.readEntry(key: key, location: location, isLocked: isLocked, in: self)
-        guard let (entry, size, path) = read, entry.prefix.expiry > now else { return nil }
-        let value = try self.decodeValue(of: entry, key: key, path: path)
+        let loaded = try self.entries.loadEntry(key: key, location: location, now: now, isLocked: isLocked, in: self)
+        guard let loaded else { return nil }
         if let generation, generation & 1 == 0 {
             self.cache.withLock { cache in
                 cache.insert(
-                    value,
+                    loaded.value,
                     forKey: key,
-                    cost: size,
-                    expiry: entry.prefix.expiry,
+                    cost: loaded.byteCount,
+                    expiry: loaded.expiry,
                     slot: location.slot,
                     generation: generation
                 )
             }
         }
-        return value
+        return loaded.value
     }
 
     /// Decodes the payload of `entry` with the format it names.
     func decodeValue(of entry: EntryFormat.Entry, key: String, path: String) throws(ArchiveStorageError) -> Value {
-        guard let format = self.formats[entry.formatIdentifier] else {
+        try self.decodeValue(
+            data: entry.payload,
+            formatIdentifier: entry.formatIdentifier,
+            schemaVersion: entry.prefix.schemaVersion,
+            key: key,
+            path: path
+        )
+    }
+
+    /// Decodes the payload of `row` with the format it names.
+    func decodeValue(of row: EntryRow, key: String, path: String) throws(ArchiveStorageError) -> Value {
+        try self.decodeValue(
+            data: row.payload,
+            formatIdentifier: row.formatIdentifier,
+            schemaVersion: row.schemaVersion,
+            key: key,
+            path: path
+        )
+    }
+
+    /// ``decodeValue(payload:formatIdentifier:schemaVersion:key:path:)`` of the bytes of `data`.
+    private func decodeValue(
+        data: Data,
+        formatIdentifier: String,
+        schemaVersion: UInt32,
+        key: String,
+        path: String
+    ) throws(ArchiveStorageError) -> Value {
+        let decoded = data.withUnsafeBytes { payload in
+            Result { () throws(ArchiveStorageError) in
+                try self.decodeValue(
+                    payload: payload,
+                    formatIdentifier: formatIdentifier,
+                    schemaVersion: schemaVersion,
+                    key: key,
+                    path: path
+                )
+            }
+        }
+        return try decoded.get()
+    }
+
+    /// Decodes `payload` (bytes that may be valid during the call only) with the format named
+    /// `formatIdentifier`: in place, as `Value` itself, when it is a built-in keyed archive format
+    /// (``ArchiveValueFormat/readsInPlace``); through the format's `decode` closure, on a copy it
+    /// may keep, otherwise.
+    /// - Parameter schemaVersion: The entry's schema version: the value's when its object carries
+    ///   none (0: unknown).
+    func decodeValue(
+        payload: UnsafeRawBufferPointer,
+        formatIdentifier: String,
+        schemaVersion: UInt32,
+        key: String,
+        path: String
+    ) throws(ArchiveStorageError) -> Value {
+        let configured = self.configuration.format
+        guard let format = configured.identifier == formatIdentifier ? configured : self.formats[formatIdentifier]
+        else {
             throw ArchiveStorageError(
                 .unrecognizedFormat,
                 key: key,
                 path: path,
-                reason: "unknown payload format \"\(entry.formatIdentifier)\""
+                reason: "unknown payload format \"\(formatIdentifier)\""
             )
         }
         let decoded: any Decodable
         do {
-            let payload = entry.payload
-            if entry.prefix.schemaVersion == 0 {
-                decoded = try format.decode(Value.self, payload)
-            } else {
-                // The entry's version is the value's when its object carries none (0: unknown).
-                decoded = try ArchiveEvolution.$rootVersion.withValue(Int(entry.prefix.schemaVersion)) {
-                    try format.decode(Value.self, payload)
+            if format.readsInPlace {
+                return try Self.withRootVersion(schemaVersion) {
+                    try KeyedArchiveDecoder().decode(Value.self, from: payload)
                 }
             }
+            let copy = Data(payload)
+            decoded = try Self.withRootVersion(schemaVersion) { try format.decode(Value.self, copy) }
         } catch {
             throw ArchiveStorageError(.decodingFailed, key: key, path: path, underlying: error)
         }
@@ -128,6 +203,13 @@ extension ArchiveStore {
             )
         }
         return value
+    }
+
+    /// Runs `body` with `version` as the root version of what it decodes
+    /// (`ArchiveEvolution.rootVersion`), unless it is 0 (unknown).
+    private static func withRootVersion<R>(_ version: UInt32, _ body: () throws -> R) rethrows -> R {
+        guard version != 0 else { return try body() }
+        return try ArchiveEvolution.$rootVersion.withValue(Int(version), operation: body)
     }
 
     /// The entry holding `value`, as a row: its payload in the store's format, its schema

@@ -38,8 +38,17 @@ public struct ArchiveValueFormat: Sendable {
     public var identifier: String
     /// Encodes a value into payload bytes.
     public var encode: @Sendable (any Encodable) throws -> Data
-    /// Decodes payload bytes into a value of the given type.
-    public var decode: @Sendable (any Decodable.Type, Data) throws -> any Decodable
+    /// Decodes payload bytes into a value of the given type. A store reads the payloads of
+    /// ``keyedArchive`` and ``keyedArchiveXML`` with `KeyedArchiveDecoder` itself, where they lie,
+    /// until this is replaced.
+    public var decode: @Sendable (any Decodable.Type, Data) throws -> any Decodable {
+        didSet { self.readsInPlace = false }
+    }
+
+    /// Whether ``decode`` is `KeyedArchiveDecoder`'s, as in ``keyedArchive`` and
+    /// ``keyedArchiveXML``: a store then decodes payloads where they lie, as the stored type itself,
+    /// instead of calling ``decode`` on a copy. Replacing ``decode`` clears it.
+    private(set) var readsInPlace = false
 
     /// Creates a format from an identifier and two coding closures.
     ///
@@ -62,7 +71,7 @@ public struct ArchiveValueFormat: Sendable {
         identifier: "keyed-archive.binary",
         encode: { value in try KeyedArchiveEncoder().encode(value) },
         decode: { type, data in try KeyedArchiveDecoder().decode(type, from: data) }
-    )
+    ).readingInPlace()
 
     /// An XML keyed archive, written by `KeyedArchiveEncoder` with the XML output format.
     public static let keyedArchiveXML = ArchiveValueFormat(
@@ -73,7 +82,7 @@ public struct ArchiveValueFormat: Sendable {
             return try encoder.encode(value)
         },
         decode: { type, data in try KeyedArchiveDecoder().decode(type, from: data) }
-    )
+    ).readingInPlace()
 
     /// JSON, written by Foundation's `JSONEncoder` with sorted keys.
     public static let json = ArchiveValueFormat(
@@ -96,6 +105,13 @@ public struct ArchiveValueFormat: Sendable {
         },
         decode: { type, data in try PropertyListDecoder().decode(type, from: data) }
     )
+
+    /// This format, marked as decoding with `KeyedArchiveDecoder` (``readsInPlace``).
+    private func readingInPlace() -> ArchiveValueFormat {
+        var format = self
+        format.readsInPlace = true
+        return format
+    }
 
     /// The formats every store reads: ``keyedArchive``, ``keyedArchiveXML``, ``json`` and
     /// ``propertyList``.

@@ -34,6 +34,19 @@ protocol EntryStorage: Sendable {
         in store: ArchiveStore<Value>
     ) throws(ArchiveStorageError) -> (entry: EntryFormat.Entry, byteCount: Int, path: String)?
 
+    /// Reads and checks the entry of `key` at `location` and, when it is unexpired at `now`,
+    /// decodes its value from the bytes as read, without copying its payload
+    /// (`ArchiveStore.decodeValue(payload:formatIdentifier:schemaVersion:key:path:)`); `nil` when
+    /// there is none or it has expired. A damaged entry throws as ``readEntry(key:location:isLocked:in:)``.
+    /// - Parameter isLocked: Whether the caller holds the entry's lock stripe.
+    func loadEntry<Value>(
+        key: String,
+        location: EntryLocation,
+        now: Double,
+        isLocked: Bool,
+        in store: ArchiveStore<Value>
+    ) throws(ArchiveStorageError) -> LoadedEntry<Value>?
+
     /// The expiry of the entry of `key` at `location`, read from its header alone; `nil` when
     /// there is none.
     func expiry<Value>(
@@ -136,4 +149,15 @@ protocol EntryStorage: Sendable {
     /// Whether another backend's store has taken `directory` over since the store opened, so that
     /// its leftovers are not this instance's to remove.
     func isSuperseded(in directory: String) -> Bool
+}
+
+/// A value that ``EntryStorage/loadEntry(key:location:now:isLocked:in:)`` decoded, with what the
+/// memory tier keeps beside it.
+struct LoadedEntry<Value> {
+    /// The decoded value.
+    var value: Value
+    /// The entry's expiry, in seconds since 1970 (`infinity`: never).
+    var expiry: Double
+    /// The entry's size: its file, or its payload.
+    var byteCount: Int
 }
