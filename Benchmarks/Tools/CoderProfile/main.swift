@@ -33,7 +33,9 @@ import PropertyLists
 // `plist-` prefix (`plist-tree`, `plist-walk`, `plist-binary`, `plist-xml`, `plist-write`,
 // `plist-app-tree`), the binary property list readers and writers on the archive of the cats:
 // building the tree, walking every object with the lazy reader, transcoding to binary and to XML,
-// and writing the tree.
+// and writing the tree. With a `pet-` prefix, on a final `@Archivable` subclass of an
+// `@ArchivableClass` root (`HierarchyModel.swift`); with `flatpet-`, on a final class with the same
+// fields and no superclass.
 
 /// What a command line asked for, or the usage.
 enum Command {
@@ -85,6 +87,10 @@ struct Workload {
             } else {
                 self.init(one: rest, name: coder, values: CatGenerator.cats(count: count).map(ArchivableCat.init))
             }
+        } else if coder.hasPrefix("pet-") {
+            self.init(String(coder.dropFirst(4)), name: coder, values: DogGenerator.dogs(count: count))
+        } else if coder.hasPrefix("flatpet-") {
+            self.init(String(coder.dropFirst(8)), name: coder, values: DogGenerator.flatDogs(count: count))
         } else if coder.hasPrefix("app-") {
             self.init(String(coder.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
         } else {
