@@ -119,6 +119,8 @@ extension BinaryPropertyListTranscoder {
             }
             return .string(id: id)
         case .array, .dictionary:
+            // Never reached: `add(_:into:)` takes containers itself, and `keyHeader` lets only
+            // strings through as keys.
             return .uid(0)
         }
     }
