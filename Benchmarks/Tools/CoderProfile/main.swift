@@ -22,7 +22,8 @@ import PropertyLists
 //   coder-profile pairs <encode|decode> <cats> <rounds>
 //   coder-profile scaling <encode|decode> <rounds>
 //
-// CODER_PROFILE_TRIM=1 gives the setup's freed memory back to the system before `run` measures, as
+// CODER_PROFILE_SAVE=<path> writes the archive that decode workloads read (the first value's with
+// `one-`) there, to inspect with `karchive info`. CODER_PROFILE_TRIM=1 gives the setup's freed memory back to the system before `run` measures, as
 // the benchmark's decoders do; CODER_PROFILE_TIMES=1 prints every round's time.
 //
 // Coders: direct-encode, direct-decode (`@Archivable`'s direct path), codable-encode,
@@ -156,6 +157,9 @@ struct Workload {
             }
         case "direct-decode", "codable-decode":
             let archives = values.map { try! KeyedArchiveEncoder().encode($0) }
+            if let path = ProcessInfo.processInfo.environment["CODER_PROFILE_SAVE"], let first = archives.first {
+                try! first.write(to: URL(fileURLWithPath: path))
+            }
             var decoder = KeyedArchiveDecoder()
             if coder == "codable-decode" { decoder.directArchiving = .disabled }
             guard try! archives.map({ try decoder.decode(Value.self, from: $0) }) == values else { return nil }
@@ -204,6 +208,9 @@ struct Workload {
             self.body = { try encoder.encode(cats).count }
         case "direct-decode", "codable-decode":
             let bytes = try! KeyedArchiveEncoder().encode(cats)
+            if let path = ProcessInfo.processInfo.environment["CODER_PROFILE_SAVE"] {
+                try! bytes.write(to: URL(fileURLWithPath: path))
+            }
             var decoder = KeyedArchiveDecoder()
             if coder == "codable-decode" { decoder.directArchiving = .disabled }
             guard try! decoder.decode([Value].self, from: bytes) == cats else { return nil }

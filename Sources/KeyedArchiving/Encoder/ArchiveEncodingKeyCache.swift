@@ -46,7 +46,10 @@ internal struct ArchiveEncodingKeyCache {
     /// when it was emptied.
     mutating func removeKeys(fromID id: UInt32) {
         var remaining = 0
-        for slot in self.filledSlots {
+        // By index: iterating the array itself would hold a copy of it, and the writes below
+        // would then copy it once more.
+        for index in self.filledSlots.indices {
+            let slot = self.filledSlots[index]
             if let key = self.keys[slot], key.id < id {
                 self.filledSlots[remaining] = slot
                 remaining += 1

@@ -223,7 +223,7 @@ internal final class ArchiveEncodingSession {
     /// the bytes `finish(top:).serialized(as: .binary)` returns, written without building the tree.
     /// - Parameter top: The top-level keys and their values, as for ``finish(top:)``.
     /// - Throws: `EncodingError.invalidValue` if an escaped encoder was misused after its value completed.
-    func finishBinary(top: [(key: String, value: ArchiveEncodingTable.Value)]) throws -> Data {
+    func finishBinary(top: some Collection<(key: String, value: ArchiveEncodingTable.Value)>) throws -> Data {
         try self.flushEscapedEncoders()
         return self.table.binaryPropertyList(top: top)
     }

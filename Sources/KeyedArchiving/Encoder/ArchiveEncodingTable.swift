@@ -137,6 +137,7 @@ internal struct ArchiveEncodingTable {
     ///   pass ``keptStringLimit``, in which case only the fixed strings stay and every key the
     ///   caller holds is void.
     mutating func removeAll(keepingKeys keys: [String]) -> [Key]? {
+        self.capacity = self.currentCapacity
         var kept = self.keptStringCount
         let keepsMore = kept + keys.count + self.classNamesToKeep.count <= Self.keptStringLimit
         if !keepsMore {
@@ -167,8 +168,13 @@ internal struct ArchiveEncodingTable {
     }
 
     /// The largest number of values any of the table's arrays, or the buffers it writes its file
+    /// in, had room for when ``removeAll(keepingKeys:)`` last emptied it, which the arrays keep.
+    /// (Stored: reading a computed property of the table from its session copies the table.)
+    private(set) var capacity = 0
+
+    /// The largest number of values any of the table's arrays, or the buffers it writes its file
     /// in, has room for.
-    var capacity: Int {
+    private var currentCapacity: Int {
         max(
             self.objects.capacity,
             self.builder.items.capacity,

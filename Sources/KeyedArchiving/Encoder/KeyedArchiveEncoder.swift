@@ -87,7 +87,7 @@ public struct KeyedArchiveEncoder: Sendable {
         // Binary output is written straight from the session's object table, without the tree.
         return try self.withSession { session in
             let uid = try session.encodeObject(value)
-            return try session.finishBinary(top: [(key: "root", value: .uid(uid.rawValue))])
+            return try session.finishBinary(top: CollectionOfOne((key: "root", value: .uid(uid.rawValue))))
         }
     }
 

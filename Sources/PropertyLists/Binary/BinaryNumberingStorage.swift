@@ -35,18 +35,9 @@ package final class BinaryNumberingStorage {
         self.offsets.deallocate()
     }
 
-    /// The most elements any of the buffers holds, to bound what an owner keeps.
-    package var capacity: Int {
-        max(
-            self.entries.count,
-            self.references.count,
-            self.stringIndexes.count,
-            self.dataIndexes.count,
-            self.uidIndexes.count,
-            self.offsets.count,
-            self.scalars?.capacity ?? 0
-        )
-    }
+    /// The most elements any of the buffers held when a numbering last gave them back, to bound
+    /// what an owner keeps. (Stored: reading every buffer of the class costs an access check each.)
+    package internal(set) var capacity = 0
 
     /// Takes a kept buffer of at least `count` elements, or allocates one (freeing the kept one if
     /// it is too small), leaving none kept. Its elements are uninitialized.

@@ -108,12 +108,16 @@ internal struct BinaryBuilderNumbering {
         self.keyRuns.initialize(repeating: KeyRun(keys: .max, count: 0, references: 0))
     }
 
-    /// The first `count` elements of a kept or new index buffer, set to -1.
+    /// The first `count` or more elements of a kept or new index buffer, set to -1: `count`
+    /// rounded up to a power of two (64 at least), so that files of about the same size find the
+    /// kept buffer large enough instead of each allocating one a little larger.
     private static func takeIndexes(
         _ kept: inout UnsafeMutableBufferPointer<Int32>,
         count: Int
     ) -> UnsafeMutableBufferPointer<Int32> {
-        let buffer = UnsafeMutableBufferPointer(rebasing: BinaryNumberingStorage.take(&kept, count: count)[0..<count])
+        let rounded = count <= 64 ? 64 : 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+        let taken = BinaryNumberingStorage.take(&kept, count: rounded)
+        let buffer = UnsafeMutableBufferPointer(rebasing: taken[0..<rounded])
         buffer.initialize(repeating: -1)
         return buffer
     }
@@ -126,6 +130,15 @@ internal struct BinaryBuilderNumbering {
         BinaryNumberingStorage.keep(self.dataIndexes, in: &self.storage.dataIndexes)
         BinaryNumberingStorage.keep(self.uidIndexes, in: &self.storage.uidIndexes)
         self.storage.scalars = self.scalars
+        // The offsets, kept apart, are one per entry: the entries' buffer bounds them.
+        self.storage.capacity = max(
+            self.entries.count,
+            self.references.count,
+            self.stringIndexes.count,
+            self.dataIndexes.count,
+            self.uidIndexes.count,
+            self.scalars.capacity
+        )
     }
 
     /// Runs `body` with a numbering of `builder`'s values, whose buffers go back to the builder's

@@ -25,7 +25,8 @@ package struct BinaryStringPool {
     /// Whether each string is all ASCII.
     private var asciiFlags: [Bool] = []
     /// The canonical id of each string class, found through `String` hashing once per new string
-    /// once the pool holds a string that is not all ASCII (see ``hasNonASCII``).
+    /// once the pool holds a string that is not all ASCII (see ``hasNonASCII``); the classes of the
+    /// kept strings are in ``keptClasses`` instead when ``usesKeptClasses``.
     private var canonical: [String: UInt32] = [:]
     /// Whether a string that is not all ASCII has been added. Until then every string is its own
     /// canonical string: an all-ASCII string is in normal form, so two of them are `==` only if
@@ -33,9 +34,13 @@ package struct BinaryStringPool {
     private var hasNonASCII = false
     /// The number of strings the last ``removeAll(keepingFirst:)`` kept.
     private var keptCount = 0
-    /// ``canonical`` for the kept strings alone, once a string that is not all ASCII has needed
-    /// it: the next archive that has one starts from a copy instead of hashing them again.
+    /// The classes of the kept strings alone, once a string that is not all ASCII has needed them:
+    /// later archives that have one look there first instead of hashing the kept strings again
+    /// (or copying their classes, an allocation per archive).
     private var keptClasses: [String: UInt32]?
+    /// Whether ``keptClasses`` holds the classes of the first ``keptCount`` strings for this round
+    /// of strings, and ``canonical`` only those of the strings after them.
+    private var usesKeptClasses = false
 
     /// Creates an empty pool.
     package init() {}
@@ -56,6 +61,7 @@ package struct BinaryStringPool {
         if self.hasNonASCII {
             self.canonical.removeAll(keepingCapacity: true)
             self.hasNonASCII = false
+            self.usesKeptClasses = false
             if self.asciiFlags.contains(false) { self.startCanonicalClasses(upTo: kept) }
         }
     }
@@ -100,7 +106,7 @@ package struct BinaryStringPool {
         if high >= 0x80, !self.hasNonASCII { self.startCanonicalClasses(upTo: Int(id)) }
         if !self.hasNonASCII {
             self.canonicalIDs.append(id)
-        } else if let existing = self.canonical[string] {
+        } else if let existing = self.existingClass(of: string) {
             self.canonicalIDs.append(existing)
         } else {
             self.canonical[string] = id
@@ -117,15 +123,21 @@ package struct BinaryStringPool {
         self.hasNonASCII = true
         var start = 0
         if self.keptCount > 0, self.keptCount <= end {
-            if let keptClasses = self.keptClasses {
-                self.canonical = keptClasses
-            } else {
+            if self.keptClasses == nil {
                 self.addCanonicalClasses(0..<self.keptCount)
                 self.keptClasses = self.canonical
+                self.canonical.removeAll(keepingCapacity: true)
             }
+            self.usesKeptClasses = true
             start = self.keptCount
         }
         self.addCanonicalClasses(start..<end)
+    }
+
+    /// The canonical id of a string `==` to `string` already in the pool, if any.
+    private func existingClass(of string: String) -> UInt32? {
+        if self.usesKeptClasses, let kept = self.keptClasses?[string] { return kept }
+        return self.canonical[string]
     }
 
     private mutating func addCanonicalClasses(_ ids: Range<Int>) {
