@@ -109,7 +109,8 @@ internal final class ArchiveDecodingSession {
         self.objectTable = tables.objects
         self.topTable = tables.top
         self.nullObject = tables.null
-        self.userInfo = options.userInfo.mapValues { $0 as Any }
+        // Mapping even an empty dictionary allocates.
+        self.userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
         self.maximumDepth = options.limits.maximumDepth
         self.limits = options.limits
         self.usesObjectDecoders = options.directArchiving.usesConformances
@@ -125,7 +126,9 @@ internal final class ArchiveDecodingSession {
         // Swapped out rather than copied, so that the lists stay unshared and are emptied in place.
         var lists = ArchiveDecodingScratch.Lists()
         swap(&lists, &self.lists)
-        self.scratch.recycle(lists, keepingTypes: self.moreTypes.isEmpty)
+        // Moved, not copied: a copy would share the lists' storage, and emptying them would then
+        // allocate new storage for each.
+        self.scratch.recycle(consume lists, keepingTypes: self.moreTypes.isEmpty)
     }
 
     /// Decodes the value of a `$top` entry: the object a UID refers to, or a scalar stored inline.
