@@ -16,39 +16,54 @@
 /// and a hit costs a compare rather than hashing the string. Each slot keeps its string alive, so
 /// equal raw bytes always mean the same storage, hence equal contents; a string built afresh on
 /// every call just misses. Where `String` is not 16 bytes (32-bit platforms) the cache is empty.
-internal struct ArchiveEncodingKeyCache {
+///
+/// The cache owns its slots' memory and cannot be copied, so that filling a slot checks no array
+/// for uniqueness.
+internal struct ArchiveEncodingKeyCache: ~Copyable {
     /// The number of bits of a slot index: 2^slotBits slots.
     private let slotBits: Int
-    private var rawKeys: [(UInt64, UInt64)]
-    private var keys: [ArchiveEncodingTable.Key?]
+    private let rawKeys: UnsafeMutableBufferPointer<(UInt64, UInt64)>
+    private let keys: UnsafeMutableBufferPointer<ArchiveEncodingTable.Key?>
     /// The strings the slots hold, kept alive so that their storage cannot be reused.
-    private var strings: [String]
-    /// The slots filled since the cache was made or emptied, so that emptying it costs only those.
-    private var filledSlots: [Int] = []
+    private let strings: UnsafeMutableBufferPointer<String>
+    /// The slots filled since the cache was made or emptied, so that emptying it costs only those;
+    /// the first ``filledCount`` are set.
+    private let filledSlots: UnsafeMutableBufferPointer<Int>
+    private var filledCount = 0
 
     /// Creates an empty cache of `2^slotBits` slots.
     init(slotBits: Int = 7) {
         let slotCount = 1 << slotBits
         self.slotBits = slotBits
-        self.rawKeys = [(UInt64, UInt64)](repeating: (0, 0), count: slotCount)
-        self.keys = [ArchiveEncodingTable.Key?](repeating: nil, count: slotCount)
-        self.strings = [String](repeating: "", count: slotCount)
+        self.rawKeys = .allocate(capacity: slotCount)
+        self.rawKeys.initialize(repeating: (0, 0))
+        self.keys = .allocate(capacity: slotCount)
+        self.keys.initialize(repeating: nil)
+        self.strings = .allocate(capacity: slotCount)
+        self.strings.initialize(repeating: "")
+        self.filledSlots = .allocate(capacity: slotCount)
+    }
+
+    deinit {
+        self.rawKeys.deallocate()
+        self.keys.deallocate()
+        _ = self.strings.deinitialize()
+        self.strings.deallocate()
+        self.filledSlots.deallocate()
     }
 
     /// Empties the cache, for keys of a new table: only the slots filled since the last time are
     /// cleared. (No string's raw bytes are all zero, so a cleared slot matches nothing.)
     mutating func removeAll() {
-        for slot in self.filledSlots { self.rawKeys[slot] = (0, 0) }
-        self.filledSlots.removeAll(keepingCapacity: true)
+        for slot in self.filledSlots[0..<self.filledCount] { self.rawKeys[slot] = (0, 0) }
+        self.filledCount = 0
     }
 
     /// Removes the keys whose string id is `id` or more: those of strings a table did not keep
     /// when it was emptied.
     mutating func removeKeys(fromID id: UInt32) {
         var remaining = 0
-        // By index: iterating the array itself would hold a copy of it, and the writes below
-        // would then copy it once more.
-        for index in self.filledSlots.indices {
+        for index in 0..<self.filledCount {
             let slot = self.filledSlots[index]
             if let key = self.keys[slot], key.id < id {
                 self.filledSlots[remaining] = slot
@@ -57,7 +72,7 @@ internal struct ArchiveEncodingKeyCache {
                 self.rawKeys[slot] = (0, 0)
             }
         }
-        self.filledSlots.removeSubrange(remaining...)
+        self.filledCount = remaining
     }
 
     @inline(__always)
@@ -86,7 +101,10 @@ internal struct ArchiveEncodingKeyCache {
     mutating func insert(_ key: ArchiveEncodingTable.Key, for string: String) {
         guard let raw = Self.rawBytes(of: string) else { return }
         let slot = self.slot(raw)
-        if self.rawKeys[slot] == (0, 0) { self.filledSlots.append(slot) }
+        if self.rawKeys[slot] == (0, 0) {
+            self.filledSlots[self.filledCount] = slot
+            self.filledCount += 1
+        }
         self.rawKeys[slot] = raw
         self.keys[slot] = key
         self.strings[slot] = string

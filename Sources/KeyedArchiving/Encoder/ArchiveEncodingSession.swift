@@ -80,7 +80,7 @@ internal final class ArchiveEncodingSession {
     /// The entries writers add after their keys' (kept fields), innermost writer's last.
     @exclusivity(unchecked) var objectExtras: [_ArchiveEncoder.Entry] = []
     /// The frames of the objects being written directly, by nesting depth, kept for reuse.
-    @exclusivity(unchecked) var objectFrames: [ArchiveObjectFrame] = []
+    @exclusivity(unchecked) var objectFrames = ArchiveObjectFramePool()
     /// How many objects are being written directly, one inside the other.
     @exclusivity(unchecked) var objectDepth = 0
     /// Complete encoders nothing else refers to, ready for reuse.

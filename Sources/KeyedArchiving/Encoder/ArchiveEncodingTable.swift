@@ -23,7 +23,10 @@ import Foundation
 /// object's UID is reserved before its contents are encoded, and its class dictionary is appended
 /// after them on first use. Equal leaves (strings, numbers, data) are stored once, strings being
 /// equal as `String`s are.
-internal struct ArchiveEncodingTable {
+///
+/// The table cannot be copied (its scalar table and key cache own their memory): a copy would
+/// retain every array it holds, and reading a computed property of it from its session did so.
+internal struct ArchiveEncodingTable: ~Copyable {
     typealias Value = BinaryPropertyListBuilder.Value
 
     /// A key of an object dictionary: the id of its exact string, and the canonical id that tells

@@ -202,18 +202,7 @@ extension ArchiveEncodingSession {
     /// The frame for an object at the current depth: the pooled one if nothing else refers to it.
     private func objectFrame(parent: ArchiveEncodingParent, key: UnsafePointer<(any CodingKey)?>) -> ArchiveObjectFrame
     {
-        let depth = self.objectDepth
-        let frame: ArchiveObjectFrame
-        if depth < self.objectFrames.count, isKnownUniquelyReferenced(&self.objectFrames[depth]) {
-            frame = self.objectFrames[depth]
-        } else {
-            frame = ArchiveObjectFrame()
-            if depth < self.objectFrames.count {
-                self.objectFrames[depth] = frame
-            } else {
-                self.objectFrames.append(frame)
-            }
-        }
+        let frame = self.objectFrames.frame(at: self.objectDepth)
         frame.parent = parent
         frame.key = key
         return frame

@@ -56,7 +56,7 @@ public struct MirrorArchiver: Sendable {
 }
 
 /// One reflection pass over a value graph.
-private struct MirrorArchivingSession {
+private struct MirrorArchivingSession: ~Copyable {
     var table = ArchiveEncodingTable()
     let maximumDepth: Int
     /// Class instances already given a UID, kept alive so their identifiers stay unique.

@@ -26,7 +26,7 @@ import Foundation
 /// more than ``initialEntryLimit`` entries and grows. Both are plain pointers, so that filling them
 /// costs no uniqueness checks. They come from the builder's ``BinaryNumberingStorage`` and
 /// ``release()`` gives them back.
-internal struct BinaryBuilderNumbering {
+internal struct BinaryBuilderNumbering: ~Copyable {
     typealias Value = BinaryPropertyListBuilder.Value
 
     private let items: [Value]
@@ -123,13 +123,12 @@ internal struct BinaryBuilderNumbering {
     }
 
     /// Gives the buffers back to the builder's storage for its next file.
-    func release() {
+    consuming func release() {
         BinaryNumberingStorage.keep(self.entries, in: &self.storage.entries)
         BinaryNumberingStorage.keep(self.references, in: &self.storage.references)
         BinaryNumberingStorage.keep(self.stringIndexes, in: &self.storage.stringIndexes)
         BinaryNumberingStorage.keep(self.dataIndexes, in: &self.storage.dataIndexes)
         BinaryNumberingStorage.keep(self.uidIndexes, in: &self.storage.uidIndexes)
-        self.storage.scalars = self.scalars
         // The offsets, kept apart, are one per entry: the entries' buffer bounds them.
         self.storage.capacity = max(
             self.entries.count,
@@ -139,6 +138,7 @@ internal struct BinaryBuilderNumbering {
             self.uidIndexes.count,
             self.scalars.capacity
         )
+        self.storage.scalars = .some(self.scalars)
     }
 
     /// Runs `body` with a numbering of `builder`'s values, whose buffers go back to the builder's
@@ -151,8 +151,9 @@ internal struct BinaryBuilderNumbering {
     ) -> Result {
         withUnsafeTemporaryAllocation(of: KeyRun.self, capacity: Self.keyRunSlots) { keyRuns in
             var numbering = Self(builder: builder, uidCount: uidCount, keyRuns: keyRuns)
-            defer { numbering.release() }
-            return body(&numbering)
+            let result = body(&numbering)
+            numbering.release()
+            return result
         }
     }
 
