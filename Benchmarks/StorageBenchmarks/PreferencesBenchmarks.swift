@@ -15,29 +15,11 @@ import Foundation
 // Issue 33's `UserDefaults` rows: one small value written and read through the package's helpers
 // (`set(archiving:forKey:)`, `archivedValue(_:forKey:)`) against what an app writes without them,
 // `JSONEncoder` into `Data` and `set(_:forKey:)`, `data(forKey:)` and `JSONDecoder`. The value is
-// issue 33's six-field one, plain `Codable`; the defaults are a suite of their own, removed after
-// each benchmark. 1,000 writes or reads per measurement, reported per call:
+// issue 33's six-field one, `@Archivable` (`Record`, on the direct path); the defaults are a
+// suite of their own, removed after each benchmark. 1,000 writes or reads per measurement,
+// reported per call:
 // - `Preferences.set/archive`, `Preferences.set/json`
 // - `Preferences.get/archive`, `Preferences.get/json`
-
-/// Issue 33's small value: six fields of the commonest types.
-struct PreferencesProfile: Codable, Equatable, Sendable {
-    var name: String
-    var visits: Int
-    var email: String?
-    var lastSeen: Date
-    var tags: [String]
-    var score: Double
-
-    static let sample = PreferencesProfile(
-        name: "Ada Lovelace",
-        visits: 42,
-        email: "ada@example.com",
-        lastSeen: Date(timeIntervalSinceReferenceDate: 700_000_000),
-        tags: ["math", "engines", "poetry"],
-        score: 98.5
-    )
-}
 
 /// A defaults suite of its own, removed when the benchmark ends.
 private struct PreferencesSuite {
@@ -64,7 +46,7 @@ private struct PreferencesBenchmarkError: Error, CustomStringConvertible {
 /// `Preferences.set/<format>` and `Preferences.get/<format>`.
 func registerPreferencesBenchmarks() {
     let perCall = configuration(seconds: 2, iterations: 1000, timeUnits: .nanoseconds, scaling: .kilo)
-    let value = PreferencesProfile.sample
+    let value = Record.sample
     let key = "profile"
 
     Benchmark("Preferences.set/archive", configuration: perCall) { benchmark in
@@ -92,12 +74,12 @@ func registerPreferencesBenchmarks() {
         let suite = try PreferencesSuite()
         defer { suite.remove() }
         try suite.defaults.set(archiving: value, forKey: key)
-        guard try suite.defaults.archivedValue(PreferencesProfile.self, forKey: key) == value else {
+        guard try suite.defaults.archivedValue(Record.self, forKey: key) == value else {
             throw PreferencesBenchmarkError(reason: "the archived value does not read back")
         }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try suite.defaults.archivedValue(PreferencesProfile.self, forKey: key))
+            blackHole(try suite.defaults.archivedValue(Record.self, forKey: key))
         }
         benchmark.stopMeasurement()
     }
@@ -108,7 +90,7 @@ func registerPreferencesBenchmarks() {
         let decoder = JSONDecoder()
         suite.defaults.set(try JSONEncoder().encode(value), forKey: key)
         guard let stored = suite.defaults.data(forKey: key),
-            try decoder.decode(PreferencesProfile.self, from: stored) == value
+            try decoder.decode(Record.self, from: stored) == value
         else {
             throw PreferencesBenchmarkError(reason: "the JSON value does not read back")
         }
@@ -117,7 +99,7 @@ func registerPreferencesBenchmarks() {
             guard let data = suite.defaults.data(forKey: key) else {
                 throw PreferencesBenchmarkError(reason: "the JSON value is gone")
             }
-            blackHole(try decoder.decode(PreferencesProfile.self, from: data))
+            blackHole(try decoder.decode(Record.self, from: data))
         }
         benchmark.stopMeasurement()
     }
