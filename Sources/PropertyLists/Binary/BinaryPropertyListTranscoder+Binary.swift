@@ -27,45 +27,61 @@ extension BinaryPropertyListTranscoder {
         switch header.kind {
         case .array:
             try self.enter(index, at: offset)
-            var elements: [Value] = []
-            elements.reserveCapacity(header.count)
+            let start = self.pendingValues.count
             var position = header.payload
             for _ in 0..<header.count {
-                elements.append(try self.add(self.reference(at: position), into: &builder))
+                let element = try self.add(self.reference(at: position), into: &builder)
+                self.pendingValues.append(element)
                 position &+= self.referenceSize
             }
             self.leave(index)
-            return builder.array(elements)
+            return self.movePending(from: start, as: .array, into: &builder)
         case .dictionary:
             try self.enter(index, at: offset)
             // A repeated key keeps its first position and its last value, as the tree builder has it.
-            var keys: [Value] = []
-            var values: [Int] = []
-            keys.reserveCapacity(header.count)
-            values.reserveCapacity(header.count)
+            // The keys go on the stack, then the values once every key is known.
+            let keysStart = self.pendingValues.count
+            let referencesStart = self.pendingReferences.count
             var keyPosition = header.payload
             var valuePosition = header.payload + header.count * self.referenceSize
             for _ in 0..<header.count {
                 let keyIndex = self.reference(at: keyPosition)
                 let key = try self.addLeaf(try self.keyHeader(keyIndex, ofDictionaryAt: offset), into: &builder)
                 let value = self.reference(at: valuePosition)
-                if let earlier = keys.firstIndex(where: { $0.payload == key.payload }) {
-                    values[earlier] = value
+                if let earlier = self.pendingValues[keysStart...].firstIndex(where: { $0.payload == key.payload }) {
+                    self.pendingReferences[referencesStart + earlier - keysStart] = value
                 } else {
-                    keys.append(key)
-                    values.append(value)
+                    self.pendingValues.append(key)
+                    self.pendingReferences.append(value)
                 }
                 keyPosition &+= self.referenceSize
                 valuePosition &+= self.referenceSize
             }
-            var valueItems: [Value] = []
-            valueItems.reserveCapacity(values.count)
-            for value in values { valueItems.append(try self.add(value, into: &builder)) }
+            for entry in 0..<(self.pendingValues.count - keysStart) {
+                let value = try self.add(self.pendingReferences[referencesStart + entry], into: &builder)
+                self.pendingValues.append(value)
+            }
+            self.pendingReferences.removeSubrange(referencesStart...)
             self.leave(index)
-            return builder.dictionary(keys: keys, values: valueItems)
+            return self.movePending(from: keysStart, as: .dictionary, into: &builder)
         default:
             return try self.addLeaf(header, into: &builder)
         }
+    }
+
+    /// Moves the values pushed on ``pendingValues`` since `start` into `builder` as one container:
+    /// an array's elements, or a dictionary's keys then values.
+    private mutating func movePending(
+        from start: Int,
+        as kind: Value.Kind,
+        into builder: inout BinaryPropertyListBuilder
+    ) -> Value {
+        let itemsStart = builder.items.count
+        let count = self.pendingValues.count - start
+        builder.items.append(contentsOf: self.pendingValues[start...])
+        self.pendingValues.removeSubrange(start...)
+        let entries = UInt32(truncatingIfNeeded: kind == .array ? count : count / 2)
+        return Value(kind: kind, payload: UInt64(itemsStart), count: entries)
     }
 
     /// Throws once the values to write would number more than a builder holds.

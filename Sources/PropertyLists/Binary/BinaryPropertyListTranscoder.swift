@@ -121,6 +121,12 @@ internal struct BinaryPropertyListTranscoder {
 
     /// The strings a binary rewrite has added to its builder, found by their bytes in the input.
     var interner: BinaryLeafInterner
+    /// The values of the containers a binary rewrite is adding, innermost last, each moved into the
+    /// builder when its container ends: one stack for the whole walk, where an array per container
+    /// made an allocation each.
+    var pendingValues: [BinaryPropertyListBuilder.Value] = []
+    /// The references of the values of the dictionaries a binary rewrite is adding, innermost last.
+    var pendingReferences: [Int] = []
 
     init(reader: BinaryPropertyListReader, objects: InPlaceReader, buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer

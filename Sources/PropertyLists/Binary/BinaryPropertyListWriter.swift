@@ -72,6 +72,10 @@ private struct BinaryTreeFlattener {
     /// Strings met last, by identity: a tree read from a file shares one `String` for every
     /// occurrence of a key, which this finds without hashing its characters.
     private var recentStrings = StringIdentityCache()
+    /// The values of the containers being flattened, innermost last, each moved into the builder
+    /// when its container ends: one stack for the whole tree, where an array per container made an
+    /// allocation each.
+    private var pending: [Value] = []
 
     /// Appends `value`'s contents and returns the value.
     mutating func append(_ value: PropertyListValue) -> Value {
@@ -93,21 +97,44 @@ private struct BinaryTreeFlattener {
         case .uid(let uid):
             return .uid(uid.rawValue)
         case .array(let elements):
-            var values: [Value] = []
-            values.reserveCapacity(elements.count)
-            for element in elements { values.append(self.append(element)) }
-            return self.builder.array(values)
-        case .dictionary(let dictionary):
-            var keys: [Value] = []
-            var values: [Value] = []
-            keys.reserveCapacity(dictionary.count)
-            values.reserveCapacity(dictionary.count)
-            for entry in dictionary {
-                keys.append(.string(id: self.stringID(entry.key)))
-                values.append(self.append(entry.value))
+            let start = self.pending.count
+            for element in elements {
+                let element = self.append(element)
+                self.pending.append(element)
             }
-            return self.builder.dictionary(keys: keys, values: values)
+            return self.moveArray(from: start)
+        case .dictionary(let dictionary):
+            // Keys and values alternate on the stack, so that strings are met in the tree's order.
+            let start = self.pending.count
+            for entry in dictionary {
+                let key = Value.string(id: self.stringID(entry.key))
+                let value = self.append(entry.value)
+                self.pending.append(key)
+                self.pending.append(value)
+            }
+            return self.moveDictionary(from: start)
         }
+    }
+
+    /// Moves the elements pushed on ``pending`` since `start` into the builder as an array.
+    private mutating func moveArray(from start: Int) -> Value {
+        let itemsStart = self.builder.items.count
+        self.builder.items.append(contentsOf: self.pending[start...])
+        let count = UInt32(truncatingIfNeeded: self.pending.count - start)
+        self.pending.removeSubrange(start...)
+        return Value(kind: .array, payload: UInt64(itemsStart), count: count)
+    }
+
+    /// Moves the keys and values pushed on ``pending`` since `start`, alternating, into the
+    /// builder as a dictionary: its keys, then its values.
+    private mutating func moveDictionary(from start: Int) -> Value {
+        let itemsStart = self.builder.items.count
+        let end = self.pending.count
+        for index in stride(from: start, to: end, by: 2) { self.builder.items.append(self.pending[index]) }
+        for index in stride(from: start + 1, to: end, by: 2) { self.builder.items.append(self.pending[index]) }
+        self.pending.removeSubrange(start...)
+        let count = UInt32(truncatingIfNeeded: (end - start) / 2)
+        return Value(kind: .dictionary, payload: UInt64(itemsStart), count: count)
     }
 
     @inline(__always)
