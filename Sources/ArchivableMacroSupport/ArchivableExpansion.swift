@@ -23,7 +23,8 @@ extension ArchivableType {
 
     /// The generic parameters the conformances are conditioned on: those `codableParameters:`
     /// names; otherwise, as synthesized `Codable` needs them, those that appear in the type of a
-    /// stored property it archives (or of an enum case's value), or, for a property whose type is
+    /// stored property it archives (its wrapper's included: `@Marked<Tag> var score: Int`, whose
+    /// storage is a `Marked<Tag>`), or of an enum case's value, or, for a property whose type is
     /// not written out, in its initial value. A parameter reached only through a name that hides
     /// it (a type alias, a function's result) is missed, and the generated code does not compile
     /// until `codableParameters:` names it: never a silent loss.
@@ -36,6 +37,7 @@ extension ArchivableType {
         for property in self.properties where property.isCoded {
             guard let type = property.type ?? property.initialValue else { return self.genericParameters }
             types.append(type)
+            if let wrapper = property.wrapperType { types.append(wrapper) }
         }
         types += self.cases.flatMap { $0.values.map(\.type) }
         let names = Set(types.flatMap { Self.identifiers(in: $0).map(String.init) })

@@ -65,7 +65,17 @@ extension ArchivableType {
             case .optional: method = "encodeIfPresent"
             case .defaulted, .optionalDefaulted: method = "encodeDefaulted"
             }
-            lines += Self.conditioned(property, ["try writer.\(method)(self.\(property.name), at: \(index + 1))"])
+            let write = "try writer.\(method)(self.\(property.name), at: \(index + 1))"
+            guard property.isWrapped else {
+                lines += Self.conditioned(property, [write])
+                continue
+            }
+            // A `Codable` wrapper writes its storage, as synthesized `Codable` does; any other
+            // leaves the wrapped value to be written (`ArchiveFieldWriter.encodeWrapper(_:at:)`).
+            lines += Self.conditioned(
+                property,
+                ["if try !writer.encodeWrapper(self.\(property.storageName), at: \(index + 1)) {", "    \(write)", "}"]
+            )
         }
         if let unknown = self.properties.first(where: { $0.isUnknownFields && !$0.isIgnored }) {
             lines.append("try writer.encodeUnknownFields(self.\(unknown.name))")
@@ -121,29 +131,42 @@ extension ArchivableType {
             let key =
                 indices.count == 1
                 ? "\(indices[0])" : "reader.firstPresent(\(indices.map(String.init).joined(separator: ", ")))"
+            // A wrapped property with an initial value is read into its storage's wrapped value,
+            // which is initialized already: the property itself, computed, could not be passed
+            // `inout` before every other stored property is initialized.
+            let target = property.isWrapped ? "self.\(property.storageName).wrappedValue" : "self.\(property.name)"
             // The type is inferred, never spelled: an extension of a nested type cannot always
             // resolve the names its declaration uses.
             let statement: String
             switch property.rule {
             case .required: statement = "self.\(property.name) = try reader.decode(at: \(key))"
             case .optional: statement = "self.\(property.name) = try reader.decodeIfPresent(at: \(key))"
-            case .defaulted: statement = "try reader.decodeIfPresent(into: &self.\(property.name), at: \(key))"
-            case .optionalDefaulted: statement = "try reader.decodeOptional(into: &self.\(property.name), at: \(key))"
+            case .defaulted: statement = "try reader.decodeIfPresent(into: &\(target), at: \(key))"
+            case .optionalDefaulted: statement = "try reader.decodeOptional(into: &\(target), at: \(key))"
             }
-            guard property.isFallback else {
-                lines += Self.conditioned(property, [statement])
-                continue
-            }
-            lines += Self.conditioned(
-                property,
-                [
-                    "do {",
+            var statements = [statement]
+            if property.isWrapped {
+                // A `Codable` wrapper reads its storage, as synthesized `Codable` does, unless the
+                // key holds the wrapped value (`ArchiveFieldReader.decodeWrapper(at:of:)`).
+                let root = self.isClassInHierarchy ? self.name : "Self"
+                statements = [
+                    "if let wrapper = try reader.decodeWrapper(at: \(key), of: { (value: \(root)) in value.\(property.storageName) }) {",
+                    "    self.\(property.storageName) = wrapper",
+                    "} else {",
                     "    \(statement)",
-                    "} catch {",
-                    "    try reader.recordFallback(error, decoding: Self.self, at: \(indices[0]))",
                     "}",
                 ]
-            )
+            }
+            guard property.isFallback else {
+                lines += Self.conditioned(property, statements)
+                continue
+            }
+            let recorded = [
+                "} catch {",
+                "    try reader.recordFallback(error, decoding: Self.self, at: \(indices[0]))",
+                "}",
+            ]
+            lines += Self.conditioned(property, ["do {"] + statements.map { "    \($0)" } + recorded)
         }
         return lines
     }

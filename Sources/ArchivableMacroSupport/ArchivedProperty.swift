@@ -47,9 +47,18 @@ struct ArchivedProperty {
     var isUnknownFields: Bool
     /// Whether it carries an attribute that is not this package's, such as a property wrapper.
     var hasOtherAttributes = false
+    /// The type of the attribute taken for a property wrapper, as written (`Marked<Tag>`), if
+    /// any: its storage, `_name`, is archived when the wrapper is `Codable`, as synthesized
+    /// `Codable` archives it.
+    var wrapperType: String?
+    /// Whether it carries an attribute taken for a property wrapper.
+    var isWrapped: Bool { self.wrapperType != nil }
     /// The compilation condition it is declared under (`#if` clauses, nested ones joined with
     /// `&&`; the same property in several clauses joined with `||`), or `nil` when it has none.
     var condition: String?
+
+    /// The name of a wrapped property's storage: `_volume` for `@Clamped var volume`.
+    var storageName: String { "_" + CodingKeyNames.bare(self.name) }
 
     /// Whether the property starts with a value: an initializer, or `nil` for an optional `var`.
     var hasInitialValue: Bool {
@@ -118,6 +127,7 @@ struct ArchivedProperty {
                 isUnknownFields: Self.isUnknownFields(type: type, initializer: initializer)
             )
             property.hasOtherAttributes = attributes.hasOthers
+            property.wrapperType = attributes.wrapper?.attributeName.trimmedDescription
             if let key = attributes.key {
                 if let keys = ArchiveAttributes.keys(of: key, diagnostics: &diagnostics) { property.keys = keys }
             }

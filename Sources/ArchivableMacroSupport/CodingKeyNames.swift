@@ -125,6 +125,28 @@ struct ArchiveAttributes {
     /// Whether another attribute is present, which may be a property wrapper: its storage and
     /// accessors then take the isolation of the wrapper type.
     var hasOthers = false
+    /// The first attribute taken for a property wrapper (``isWrapperName(_:)``).
+    var wrapper: AttributeSyntax?
+
+    /// The attributes a stored property can carry that are not property wrappers: the
+    /// compiler's own with a capitalized name (those in lower case never are) and the
+    /// attached macros of Apple's frameworks that a model's property carries.
+    static let notWrappers: Set<String> = [
+        "NSCopying", "NSManaged", "IBOutlet", "IBInspectable", "GKInspectable", "LLDBDebuggerFunction",
+        "ObservationIgnored", "ObservationTracked", "Transient", "Attribute", "Relationship",
+    ]
+
+    /// Whether an attribute's name reads as a global actor's (`MainActor`, or any name ending
+    /// in `Actor`), which isolates a property rather than wrapping it.
+    static func isGlobalActorName(_ name: String) -> Bool { name.hasSuffix("Actor") }
+
+    /// Whether an attribute named `name` (unqualified) is taken for a property wrapper: a name
+    /// that starts with a capital letter, as types' names do and the compiler's own attributes
+    /// but the ``notWrappers`` do not.
+    static func isWrapperName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isUppercase else { return false }
+        return !Self.notWrappers.contains(name) && !Self.isGlobalActorName(name)
+    }
 
     /// The package's attributes in `attributes`; a repeated one is diagnosed.
     init(_ attributes: AttributeListSyntax, diagnostics: inout [Diagnostic]) {
@@ -139,6 +161,7 @@ struct ArchiveAttributes {
             case "ArchiveUnknownCase": slot = \.unknownCase
             default:
                 self.hasOthers = true
+                if self.wrapper == nil && Self.isWrapperName(name) { self.wrapper = attribute }
                 continue
             }
             if self[keyPath: slot] != nil {

@@ -252,8 +252,9 @@ import Testing
 
     /// The conformances of a generic type are conditioned on the parameters its archived
     /// properties' (or cases' values') types mention, as synthesized `Codable` needs them: a
-    /// phantom parameter, or one only an ignored property uses, is not; `codableParameters:`
-    /// names them instead; a property whose type is not written out conditions on all.
+    /// phantom parameter, or one only an ignored property uses, is not; a property wrapper's type
+    /// counts, as the storage's; `codableParameters:` names them instead; a property whose type is
+    /// not written out conditions on all.
     @Test func genericConditionsFollowTheArchivedTypes() {
         func whereClauses(_ source: String) -> Set<String> {
             let expanded = expandArchivable(source)
@@ -288,6 +289,12 @@ import Testing
             whereClauses("@Archivable\nstruct Pair<A, B> {\n    var first: A\n    var second = B.zero\n}")
                 == ["A: Swift.Codable, B: Swift.Codable"]
         )
+        // A wrapper's type is the storage's: its parameters condition too.
+        #expect(
+            whereClauses("@Archivable\nstruct Score<Mark> {\n    @Marked<Mark> var points: Int\n}")
+                == ["Mark: Swift.Codable"]
+        )
+        #expect(whereClauses("@Archivable\nstruct Score<Mark> {\n    @MainActor var points: Int\n}").isEmpty)
     }
 
     /// A generic type's direct extension has the `Codable` extension's requirements, and so has a

@@ -337,6 +337,143 @@ import Testing
         )
     }
 
+    /// Wrapped properties: the storage (`_volume`) when the wrapper is `Codable`, as synthesized
+    /// `Codable` archives it, else the wrapped value by the property's rule; read as the wrapper,
+    /// or as the wrapped value where the key holds that. Attributes that are not wrappers (the
+    /// compiler's, global actors) leave a property as it is.
+    @Test func wrappedProperties() {
+        assertArchivable(
+            #"""
+            @Archivable
+            struct Speaker {
+                @Clamped(to: 0...10) var volume = 5
+                @Lowercased @ArchiveKey("place", "room") var location: String
+                @Boxed var nickname: String?
+                @ArchiveFallback @Boxed var mood = 1
+                @available(*, deprecated) var name = ""
+                @MainActor var owner = ""
+            }
+            """#,
+            expandedSource: #"""
+                struct Speaker {
+                    @Clamped(to: 0...10) var volume = 5
+                    @Lowercased var location: String
+                    @Boxed var nickname: String?
+                    @Boxed var mood = 1
+                    @available(*, deprecated) var name = ""
+                    @MainActor var owner = ""
+                }
+
+                extension Speaker: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
+                        case volume
+                        case location = "place"
+                        case nickname
+                        case mood
+                        case name
+                        case owner
+                        case location_1 = "room"
+                        case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .volume
+                            case 2:
+                                self = .location
+                            case 3:
+                                self = .nickname
+                            case 4:
+                                self = .mood
+                            case 5:
+                                self = .name
+                            case 6:
+                                self = .owner
+                            case 7:
+                                self = .location_1
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
+                    }
+
+                    init(from decoder: any Swift.Decoder) throws {
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        if let wrapper = try reader.decodeWrapper(at: 1, of: { (value: Self) in
+                                value._volume
+                            }) {
+                            self._volume = wrapper
+                        } else {
+                            try reader.decodeIfPresent(into: &self._volume.wrappedValue, at: 1)
+                        }
+                        if let wrapper = try reader.decodeWrapper(at: reader.firstPresent(2, 7), of: { (value: Self) in
+                                value._location
+                            }) {
+                            self._location = wrapper
+                        } else {
+                            self.location = try reader.decode(at: reader.firstPresent(2, 7))
+                        }
+                        if let wrapper = try reader.decodeWrapper(at: 3, of: { (value: Self) in
+                                value._nickname
+                            }) {
+                            self._nickname = wrapper
+                        } else {
+                            self.nickname = try reader.decodeIfPresent(at: 3)
+                        }
+                        do {
+                            if let wrapper = try reader.decodeWrapper(at: 4, of: { (value: Self) in
+                                    value._mood
+                                }) {
+                                self._mood = wrapper
+                            } else {
+                                try reader.decodeIfPresent(into: &self._mood.wrappedValue, at: 4)
+                            }
+                        } catch {
+                            try reader.recordFallback(error, decoding: Self.self, at: 4)
+                        }
+                        try reader.decodeIfPresent(into: &self.name, at: 5)
+                        try reader.decodeIfPresent(into: &self.owner, at: 6)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        if try !writer.encodeWrapper(self._volume, at: 1) {
+                            try writer.encodeDefaulted(self.volume, at: 1)
+                        }
+                        if try !writer.encodeWrapper(self._location, at: 2) {
+                            try writer.encode(self.location, at: 2)
+                        }
+                        if try !writer.encodeWrapper(self._nickname, at: 3) {
+                            try writer.encodeIfPresent(self.nickname, at: 3)
+                        }
+                        if try !writer.encodeWrapper(self._mood, at: 4) {
+                            try writer.encodeDefaulted(self.mood, at: 4)
+                        }
+                        try writer.encodeDefaulted(self.name, at: 5)
+                        try writer.encodeDefaulted(self.owner, at: 6)
+                    }
+                }
+
+                extension Speaker: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+                """#
+        )
+    }
+
     /// Rule 6: `@ArchiveIgnored` properties, static and computed properties are not archived.
     @Test func ignoredProperty() {
         assertArchivable(

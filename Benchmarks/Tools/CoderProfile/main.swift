@@ -36,7 +36,8 @@ import PropertyLists
 // building the tree, walking every object with the lazy reader, transcoding to binary and to XML,
 // and writing the tree. With a `pet-` prefix, on a final `@Archivable` subclass of an
 // `@ArchivableClass` root (`HierarchyModel.swift`); with `flatpet-`, on a final class with the same
-// fields and no superclass.
+// fields and no superclass. With `wrapped-`, on a struct with two `Codable` property wrappers
+// (`WrappedModel.swift`); with `unwrapped-`, on one with the same fields unwrapped.
 
 /// What a command line asked for, or the usage.
 enum Command {
@@ -92,6 +93,10 @@ struct Workload {
             self.init(String(coder.dropFirst(4)), name: coder, values: DogGenerator.dogs(count: count))
         } else if coder.hasPrefix("flatpet-") {
             self.init(String(coder.dropFirst(8)), name: coder, values: DogGenerator.flatDogs(count: count))
+        } else if coder.hasPrefix("wrapped-") {
+            self.init(String(coder.dropFirst(8)), name: coder, values: SpeakerGenerator.wrapped(count: count))
+        } else if coder.hasPrefix("unwrapped-") {
+            self.init(String(coder.dropFirst(10)), name: coder, values: SpeakerGenerator.unwrapped(count: count))
         } else if coder.hasPrefix("app-") {
             self.init(String(coder.dropFirst(4)), name: coder, values: AppItemGenerator.items(count: count))
         } else {

@@ -121,9 +121,61 @@ struct Speaker: Equatable {
     #endif
 }
 
-let speaker = Speaker()
+/// ``Speaker``'s twin, with synthesized `Codable` (main-actor isolated, as the wrapper's is).
+struct SpeakerTwin: Codable, Equatable {
+    @Clamped var volume = 5
+}
+
+var speaker = Speaker()
+speaker.volume = 8
 let speakerCopy = try KeyedArchiveDecoder().decode(Speaker.self, from: KeyedArchiveEncoder().encode(speaker))
 check(speakerCopy == speaker, "a struct with a property wrapper and an #if block")
+var speakerTwin = SpeakerTwin()
+speakerTwin.volume = 8
+var twinEncoder = KeyedArchiveEncoder()
+twinEncoder.setClassName("Speaker", for: SpeakerTwin.self)
+for mode in [DirectArchiving.enabled, .disabled] {
+    var encoder = KeyedArchiveEncoder()
+    encoder.directArchiving = mode
+    check(
+        try encoder.encode(speaker) == twinEncoder.encode(speakerTwin),
+        "a main-actor Codable wrapper archived as synthesized Codable archives it (\(mode))"
+    )
+}
+
+/// A wrapper of the app's own that is not `Codable`.
+@propertyWrapper
+struct Trimmed: Equatable {
+    var value = ""
+    var wrappedValue: String {
+        get { self.value }
+        set { self.value = newValue.trimmingCharacters(in: .whitespaces) }
+    }
+    init() {}
+}
+
+/// Wrappers that are not `Codable`, with and without `init(wrappedValue:)`, and one around an
+/// optional: their wrapped values are archived.
+@Archivable
+struct Labels: Equatable {
+    @Trimmed var title: String
+    @Clamped var level = 2
+    @Boxed var note: String? = nil
+}
+
+/// A wrapper around any value, `Codable` where its value is.
+@propertyWrapper
+struct Boxed<Value: Equatable>: Equatable {
+    var wrappedValue: Value
+}
+
+extension Boxed: Codable where Value: Codable {}
+
+var labels = Labels()
+labels.title = " Work "
+labels.note = "n"
+let labelsCopy = try KeyedArchiveDecoder().decode(Labels.self, from: KeyedArchiveEncoder().encode(labels))
+check(labelsCopy == labels && labelsCopy.title == "Work", "wrappers that are not Codable, and around an optional")
 
 /// Stored properties inside `#if` blocks: archived where their condition holds.
 @Archivable
