@@ -80,9 +80,8 @@ package final class InPlaceBinaryPropertyList {
         }
         self.limits = limits
         self.ownsBytes = true
-        self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
+        (self.readerState, self.recentStrings) = Self.makeStorage(bytes: bytes, layout: layout, limits: limits)
         self.reader = InPlaceReader(state: self.readerState)
-        self.recentStrings = RecentString.makeTable(objectCount: layout.objectCount)
     }
 
     /// Validates `bytes` as a binary property list and reads them in place, without a copy.
@@ -98,9 +97,8 @@ package final class InPlaceBinaryPropertyList {
         let layout = try BinaryPropertyListLayout(validating: bytes, limits: limits)
         self.limits = limits
         self.ownsBytes = false
-        self.readerState = InPlaceReader.makeState(bytes: bytes, layout: layout, limits: limits)
+        (self.readerState, self.recentStrings) = Self.makeStorage(bytes: bytes, layout: layout, limits: limits)
         self.reader = InPlaceReader(state: self.readerState)
-        self.recentStrings = RecentString.makeTable(objectCount: layout.objectCount)
     }
 
     /// Copies borrowed bytes into the list's own storage, which readers then read: the list stays
@@ -118,9 +116,38 @@ package final class InPlaceBinaryPropertyList {
 
     deinit {
         let bytes = self.readerState.pointee.bytes
-        InPlaceReader.freeState(self.readerState)
-        self.recentStrings.deinitialize().deallocate()
+        self.recentStrings.deinitialize()
+        self.readerState.deinitialize(count: 1)
+        UnsafeMutableRawPointer(self.readerState).deallocate()
         if self.ownsBytes { UnsafeMutableBufferPointer(mutating: bytes).deallocate() }
+    }
+
+    /// The reader's state and the table of recent strings, in one allocation (the state first),
+    /// which `deinit` frees.
+    private static func makeStorage(
+        bytes: UnsafeBufferPointer<UInt8>,
+        layout: BinaryPropertyListLayout,
+        limits: PropertyListLimits
+    ) -> (UnsafeMutablePointer<InPlaceReader.State>, UnsafeMutableBufferPointer<RecentString>) {
+        let slots = RecentString.slotCount(objectCount: layout.objectCount)
+        let alignment = max(MemoryLayout<InPlaceReader.State>.alignment, MemoryLayout<RecentString>.alignment)
+        let tableAlignment = MemoryLayout<RecentString>.alignment
+        let tableOffset = (MemoryLayout<InPlaceReader.State>.stride + tableAlignment - 1) & ~(tableAlignment - 1)
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: tableOffset + slots * MemoryLayout<RecentString>.stride,
+            alignment: alignment
+        )
+        let state = raw.initializeMemory(
+            as: InPlaceReader.State.self,
+            repeating: InPlaceReader.State(bytes: bytes, layout: layout, limits: limits),
+            count: 1
+        )
+        let table = (raw + tableOffset).initializeMemory(
+            as: RecentString.self,
+            repeating: RecentString(object: .min, string: ""),
+            count: slots
+        )
+        return (state, UnsafeMutableBufferPointer(start: table, count: slots))
     }
 
     // MARK: - Leaves
@@ -214,13 +241,12 @@ private struct RecentString {
     /// How many slots a list of many objects has.
     private static var slotLimit: Int { 1024 }
 
-    /// An empty table for a list of `objectCount` objects: a power of two, at most ``slotLimit``.
-    static func makeTable(objectCount: Int) -> UnsafeMutableBufferPointer<RecentString> {
+    /// The number of slots for a list of `objectCount` objects: a power of two, at most
+    /// ``slotLimit``.
+    static func slotCount(objectCount: Int) -> Int {
         var count = 1
         while count < objectCount, count < Self.slotLimit { count &*= 2 }
-        let table = UnsafeMutableBufferPointer<RecentString>.allocate(capacity: count)
-        table.initialize(repeating: RecentString(object: .min, string: ""))
-        return table
+        return count
     }
 }
 

@@ -50,19 +50,6 @@ package struct InPlaceReader {
         self.state = state
     }
 
-    /// Makes the state of a list, which its owner must free with ``freeState(_:)``.
-    static func makeState(
-        bytes: UnsafeBufferPointer<UInt8>,
-        layout: BinaryPropertyListLayout,
-        limits: PropertyListLimits
-    ) -> UnsafeMutablePointer<State> {
-        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(
-            to: State(bytes: bytes, layout: layout, limits: limits)
-        )
-        return state
-    }
-
     /// Calls `body` with a reader of `bytes`, valid for the duration of the call: how readers that
     /// own no ``InPlaceBinaryPropertyList`` (the tree builder, the transcoder, the lazy public
     /// reader) read objects.
@@ -82,12 +69,6 @@ package struct InPlaceReader {
         return try withUnsafePointer(to: &state) { pointer throws(Failure) in
             try body(InPlaceReader(state: pointer))
         }
-    }
-
-    /// Frees a state ``makeState(bytes:layout:limits:)`` made.
-    static func freeState(_ state: UnsafeMutablePointer<State>) {
-        state.deinitialize(count: 1)
-        state.deallocate()
     }
 
     /// Strings up to this many ASCII bytes are made directly when they are not among the list's
