@@ -23,7 +23,8 @@ import PropertyLists
 /// - classes (``classUID(_:of:)``, ``archivedClass(ofClass:)``, in `+Class`): an object
 ///   dictionary's `$class` is a UID, and leads to a class dictionary whose `$classname`,
 ///   `$classes` and `$classhints` are read by one rule each;
-/// - nesting (``nestingError(uid:depth:limit:)``): the error for objects nested too deep.
+/// - nesting (``nestingError(uid:depth:limit:)``): the error for objects nested too deep; the
+///   objects being read, for cycles and depth, are an ``ArchiveObjectMarks``.
 ///
 /// What each path does with a rule's ``KeyedArchiveError`` is its own: the decoder wraps it in a
 /// `DecodingError` with the coding path, the validator turns it into a finding.
