@@ -223,36 +223,3 @@ extension KeyedArchive {
         return String(key.dropFirst())
     }
 }
-
-extension KeyedArchive {
-    /// The decoded size (see `PropertyListLimits`) of the archive's own objects, each counted once
-    /// with every UID in them counted as one value: the baseline that the decoded size of a
-    /// resolved or decoded archive is compared against.
-    /// - Complexity: O(*n*) in the number of values in ``objects``.
-    internal var distinctDecodedSize: Int {
-        var size = 0
-        for object in self.objects {
-            size = min(size &+ Self.decodedSize(of: object), Int.max / 4)
-        }
-        return size
-    }
-
-    private static func decodedSize(of value: PropertyListValue) -> Int {
-        let unit = PropertyListLimits.decodedValueSize
-        switch value {
-        case .string(let string): return unit + string.utf8.count
-        case .data(let data): return unit + data.count
-        case .array(let elements):
-            var size = unit
-            for element in elements { size = min(size &+ Self.decodedSize(of: element), Int.max / 4) }
-            return size
-        case .dictionary(let dictionary):
-            var size = unit
-            for (key, element) in dictionary {
-                size = min(size &+ unit &+ key.utf8.count &+ Self.decodedSize(of: element), Int.max / 4)
-            }
-            return size
-        default: return unit
-        }
-    }
-}

@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import KeyedArchiving
 import PropertyLists
+import TestSupport
 import Testing
+
+@testable import KeyedArchiving
 
 /// One reader of an archive's graph: reading a tree, decoding the bytes in place and validating
 /// report a broken graph with the same code and the same words.
@@ -101,6 +103,28 @@ import Testing
         let inPlace = try #require(self.decodingError(archive.serialized()))
         #expect(inPlace.code == code)
         #expect(inPlace.reason == reason)
+    }
+
+    /// Whether every string in a value is ASCII, so that a tree's UTF-8 length of each is the
+    /// length it is stored with in a binary property list.
+    private static func isASCII(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .string(let string): string.utf8.allSatisfy { $0 < 0x80 }
+        case .array(let elements): elements.allSatisfy(Self.isASCII)
+        case .dictionary(let dictionary):
+            dictionary.allSatisfy { Self.isASCII(.string($0.key)) && Self.isASCII($0.value) }
+        default: true
+        }
+    }
+
+    @Test(arguments: Fixtures.appleFixtureNames)
+    func theDecodedSizeBaselineIsTheSameInPlaceAndInATree(name: String) throws {
+        let bytes = try Fixtures.apple(name)
+        let archive = try KeyedArchive(parsing: bytes)
+        guard archive.objects.allSatisfy(Self.isASCII) else { return }
+        let limits = PropertyListLimits.default
+        let session = try ArchiveDecodingSession(bytes: bytes, options: KeyedArchiveDecoder().options)
+        #expect(session.distinctDecodedSize() == archive.graph.distinctDecodedSize(maximumDepth: limits.maximumDepth))
     }
 
     @Test func aClassDictionaryIsReadLenientlyAndValidatedStrictly() throws {

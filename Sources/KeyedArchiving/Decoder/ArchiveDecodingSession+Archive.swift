@@ -12,7 +12,7 @@ import PropertyLists
 
 // Reading the archive's structure in place: the top level, checked by the graph reader's rules as
 // `KeyedArchive(propertyList:)` checks it, the `$top` entries, and the decoded size of the
-// archive's own objects that the decoded-size budget is measured against.
+// archive's own objects that the decoded-size budget is measured against, by the reader's rule.
 
 extension ArchiveDecodingSession {
     /// Finds `$objects` and `$top`, checking the top level by the graph reader's rules.
@@ -23,62 +23,10 @@ extension ArchiveDecodingSession {
         return try Graph.checkEnvelope(of: list.topObject(), in: list)
     }
 
-    /// The decoded size (see `PropertyListLimits`) of the archive's own objects, each counted once,
-    /// with every UID in them counted as one value: the baseline that the decoded size of decoding
-    /// is compared against, as `KeyedArchive` computes it for a tree.
+    /// The decoded size of the archive's own objects, each counted once: the baseline of the
+    /// decoded-size budget, by the graph reader's rule.
     func distinctDecodedSize() -> Int {
-        var sizes: [Int: Int] = [:]
-        var stack = StackGuard()
-        var size = 0
-        for position in 0..<self.objectTable.count {
-            let index = self.reader.element(of: self.objectTable, at: position)
-            size = min(size &+ self.decodedSize(of: index, depth: 0, sizes: &sizes, stack: &stack), Int.max / 4)
-        }
-        return size
-    }
-
-    /// The decoded size of one object with what it contains, each shared value counted where it
-    /// stands, as in a tree; computed once per object, and bounded in depth so that a container
-    /// that contains itself ends; a container nested deeper than the limit or the thread's stack
-    /// allows counts as one value, which makes the baseline smaller and the budget tighter.
-    private func decodedSize(of index: Int, depth: Int, sizes: inout [Int: Int], stack: inout StackGuard) -> Int {
-        let unit = PropertyListLimits.decodedValueSize
-        if let known = sizes[index] { return known }
-        guard depth <= self.maximumDepth, stack.hasRoom(), let value = try? self.reader.value(at: index) else {
-            return unit
-        }
-        var size = unit
-        switch value {
-        case .string(let region): size = unit &+ self.reader.storedLength(of: region)
-        case .data(let region): size = unit &+ region.count
-        case .array(let region):
-            for position in 0..<region.count {
-                let element = self.reader.element(of: region, at: position)
-                size = min(
-                    size &+ self.decodedSize(of: element, depth: depth + 1, sizes: &sizes, stack: &stack),
-                    Int.max / 4
-                )
-            }
-        case .dictionary(let region):
-            for position in 0..<region.count {
-                let key = self.decodedSize(
-                    of: self.reader.key(of: region, at: position),
-                    depth: depth + 1,
-                    sizes: &sizes,
-                    stack: &stack
-                )
-                let value = self.decodedSize(
-                    of: self.reader.value(of: region, at: position),
-                    depth: depth + 1,
-                    sizes: &sizes,
-                    stack: &stack
-                )
-                size = min(size &+ key &+ value, Int.max / 4)
-            }
-        default: break
-        }
-        sizes[index] = size
-        return size
+        self.graph.distinctDecodedSize(maximumDepth: self.maximumDepth)
     }
 
     /// The `$top` keys, as stored, in archive order.

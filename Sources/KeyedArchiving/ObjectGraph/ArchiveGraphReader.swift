@@ -24,7 +24,9 @@ import PropertyLists
 ///   dictionary's `$class` is a UID, and leads to a class dictionary whose `$classname`,
 ///   `$classes` and `$classhints` are read by one rule each;
 /// - nesting (``nestingError(uid:depth:limit:)``): the error for objects nested too deep; the
-///   objects being read, for cycles and depth, are an ``ArchiveObjectMarks``.
+///   objects being read, for cycles and depth, are an ``ArchiveObjectMarks``;
+/// - the decoded size of the archive's own objects, the baseline of the decoded-size budget
+///   (``distinctDecodedSize(maximumDepth:)``, in `+DecodedSize`).
 ///
 /// What each path does with a rule's ``KeyedArchiveError`` is its own: the decoder wraps it in a
 /// `DecodingError` with the coding path, the validator turns it into a finding.

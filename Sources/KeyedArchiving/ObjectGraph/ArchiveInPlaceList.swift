@@ -112,6 +112,28 @@ internal struct ArchiveInPlaceList: ArchivePropertyList {
             .stringValue
     }
 
+    func entryKeyValue(at position: Int, of dictionary: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue {
+        try self.read(self.plist.reader.key(of: dictionary, at: position))
+    }
+
+    /// The bytes a string or data value is stored in: a UTF-16 string's code units count twice.
+    func storedLength(of value: InPlaceValue) -> Int? {
+        switch value {
+        case .string(let region): self.plist.reader.storedLength(of: region)
+        case .data(let region): region.count
+        default: nil
+        }
+    }
+
+    /// The object index of a string, data value or container; scalars, which count as one value
+    /// wherever they are, have none.
+    func objectIdentity(of value: InPlaceValue) -> Int? {
+        switch value {
+        case .string(let region), .data(let region), .array(let region), .dictionary(let region): region.object
+        default: nil
+        }
+    }
+
     func tree(_ value: InPlaceValue) -> PropertyListValue? {
         switch value {
         case .bool(let value): return .bool(value)

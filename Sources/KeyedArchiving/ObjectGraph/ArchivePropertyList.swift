@@ -56,6 +56,15 @@ internal protocol ArchivePropertyList {
     func entryValue(at position: Int, of dictionary: Dictionary) throws(KeyedArchiveError) -> Value
     /// The key of the entry at a position of a dictionary, or `nil` if it is not a readable string.
     func entryKey(at position: Int, of dictionary: Dictionary) -> String?
+    /// The key of the entry at a position of a dictionary, below its entry count, as a value.
+    /// - Throws: ``KeyedArchiveError/Code/malformedPropertyList`` if it is not a valid object.
+    func entryKeyValue(at position: Int, of dictionary: Dictionary) throws(KeyedArchiveError) -> Value
     /// The value as a tree, a few levels deep, for messages; `nil` if it cannot be read.
     func tree(_ value: Value) -> PropertyListValue?
+    /// The length of a string or data value as its decoded size counts it (the bytes it holds),
+    /// or `nil` for any other value.
+    func storedLength(of value: Value) -> Int?
+    /// The object a value is, where values can be shared (an object of a binary property list
+    /// that several containers refer to), so that its size is computed once; `nil` otherwise.
+    func objectIdentity(of value: Value) -> Int?
 }

@@ -86,7 +86,9 @@ internal struct ArchiveResolver {
     /// budget for this archive: the limits' budget for an input the decoded size of the archive's
     /// own objects, each counted once.
     func checkDecodedSize() throws(KeyedArchiveError) {
-        let budget = self.limits.decodedSizeBudget(forInputSize: self.archive.distinctDecodedSize)
+        let budget = self.limits.decodedSizeBudget(
+            forInputSize: self.graph.distinctDecodedSize(maximumDepth: self.maximumDepth)
+        )
         guard self.decodedSize <= budget else {
             throw KeyedArchiveError(
                 .decodedSizeLimitExceeded,

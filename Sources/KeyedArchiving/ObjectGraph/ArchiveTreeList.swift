@@ -68,7 +68,25 @@ internal struct ArchiveTreeList: ArchivePropertyList {
         dictionary[position].key
     }
 
+    func entryKeyValue(at position: Int, of dictionary: PropertyListDictionary) -> PropertyListValue {
+        .string(dictionary[position].key)
+    }
+
     func tree(_ value: PropertyListValue) -> PropertyListValue? {
         value
+    }
+
+    /// A string's UTF-8 bytes, a data value's bytes.
+    func storedLength(of value: PropertyListValue) -> Int? {
+        switch value {
+        case .string(let string): string.utf8.count
+        case .data(let data): data.count
+        default: nil
+        }
+    }
+
+    /// `nil`: a tree holds every value where it stands.
+    func objectIdentity(of value: PropertyListValue) -> Int? {
+        nil
     }
 }
