@@ -32,32 +32,10 @@ public struct ArchivedClass: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Reads a class dictionary.
-    /// - Throws: ``KeyedArchiveError/Code/invalidClass`` if it lacks a string `$classname` or an array of strings `$classes`.
+    /// - Throws: ``KeyedArchiveError/Code/invalidClass`` if it lacks a string `$classname`, or its
+    ///   `$classes` is not an array of strings.
     public init(propertyList: PropertyListValue, uid: UID? = nil) throws(KeyedArchiveError) {
-        guard case .dictionary(let dictionary) = propertyList,
-            case .string(let name)? = dictionary[ArchiveFormatKey.className.string]
-        else {
-            throw KeyedArchiveError(.invalidClass, uid: uid, reason: "no $classname string")
-        }
-        var classes: [String] = []
-        if let chain = dictionary[ArchiveFormatKey.classes.string] {
-            guard case .array(let elements) = chain else {
-                throw KeyedArchiveError(.invalidClass, uid: uid, reason: "$classes is not an array")
-            }
-            for element in elements {
-                guard case .string(let className) = element else {
-                    throw KeyedArchiveError(.invalidClass, uid: uid, reason: "$classes holds a non-string")
-                }
-                classes.append(className)
-            }
-        } else {
-            classes = [name]
-        }
-        var hints: [String]?
-        if case .array(let elements)? = dictionary[ArchiveFormatKey.classHints.string] {
-            hints = elements.compactMap(\.stringValue)
-        }
-        self.init(name: name, classes: classes, hints: hints)
+        self = try ArchiveGraphReader<ArchiveTreeList>.archivedClass(in: propertyList, uid: uid, ArchiveTreeList())
     }
 
     /// The class dictionary as stored in `$objects`.

@@ -93,55 +93,12 @@ public struct KeyedArchive: Hashable, Sendable {
     /// Reads an archive from a property list value.
     /// - Throws: ``KeyedArchiveError`` if the value is not a keyed archive.
     public init(propertyList: PropertyListValue) throws(KeyedArchiveError) {
-        guard case .dictionary(let root) = propertyList else {
-            throw KeyedArchiveError(
-                .notAnArchive,
-                reason: "the top level is a \(propertyList.kindName), not a dictionary"
-            )
-        }
-        guard let archiver = root[ArchiveFormatKey.archiver.string] else {
-            throw KeyedArchiveError(.notAnArchive, reason: "no $archiver key")
-        }
-        guard archiver == .string(Self.archiverName) else {
-            throw KeyedArchiveError(.unsupportedArchiver, reason: "$archiver is \(archiver), not NSKeyedArchiver")
-        }
-        guard let version = root[ArchiveFormatKey.version.string] else {
-            throw KeyedArchiveError(.notAnArchive, reason: "no $version key")
-        }
-        guard version.intValue == Self.formatVersion else {
-            throw KeyedArchiveError(.unsupportedVersion, reason: "$version is \(version), not 100000")
-        }
-        guard case .array(let objects)? = root[ArchiveFormatKey.objects.string] else {
-            throw KeyedArchiveError(.invalidObjects, reason: "$objects is missing or not an array")
-        }
-        guard objects.first == Self.nullObject else {
-            throw KeyedArchiveError(.invalidObjects, reason: "$objects does not start with $null")
-        }
-        guard case .dictionary(let top)? = root[ArchiveFormatKey.top.string] else {
-            throw KeyedArchiveError(.invalidTop, reason: "$top is missing or not a dictionary")
-        }
-        var entries: [TopEntry] = []
-        entries.reserveCapacity(top.count)
-        for (key, value) in top {
-            guard Self.isValidTopValue(value) else {
-                throw KeyedArchiveError(
-                    .invalidTop,
-                    reason: "$top[\"\(key)\"] is a \(value.kindName), not a UID or an inline scalar"
-                )
-            }
-            entries.append(TopEntry(key: key, value: value))
-        }
-        self.top = entries
+        let (objects, top, _) = try ArchiveGraphReader<ArchiveTreeList>.checkEnvelope(
+            of: propertyList,
+            in: ArchiveTreeList()
+        )
+        self.top = top.map { TopEntry(key: $0.key, value: $0.value) }
         self.objects = objects
-    }
-
-    /// Whether a value may stand in `$top`: a UID, or a scalar that `NSKeyedArchiver` stores inline
-    /// (it never stores an array or dictionary there).
-    internal static func isValidTopValue(_ value: PropertyListValue) -> Bool {
-        switch value {
-        case .array, .dictionary: return false
-        default: return true
-        }
     }
 
     /// The value stored under a top-level key: a UID, or a scalar stored inline.
@@ -156,23 +113,14 @@ public struct KeyedArchive: Hashable, Sendable {
 
     /// The object a UID refers to.
     /// - Throws: ``KeyedArchiveError/Code/invalidReference`` if the UID is not an index of ``objects``.
-    @inlinable
     public func object(for uid: UID) throws(KeyedArchiveError) -> PropertyListValue {
-        self.objects[try self.objectIndex(for: uid)]
+        try self.graph.object(for: uid)
     }
 
     /// The index in ``objects`` of the object a UID refers to.
     /// - Throws: ``KeyedArchiveError/Code/invalidReference`` if the UID is not an index of ``objects``.
-    @inlinable
     package func objectIndex(for uid: UID) throws(KeyedArchiveError) -> Int {
-        guard let index = uid.index(below: self.objects.count) else {
-            throw KeyedArchiveError(
-                .invalidReference,
-                uid: uid,
-                reason: "UID \(uid.rawValue) is not below the object count \(self.objects.count)"
-            )
-        }
-        return index
+        try self.graph.objectIndex(for: uid)
     }
 
     /// The class of an object dictionary, or `nil` for objects stored as plain property list values
@@ -182,10 +130,12 @@ public struct KeyedArchive: Hashable, Sendable {
     public func archivedClass(of object: PropertyListValue, uid: UID? = nil) throws(KeyedArchiveError) -> ArchivedClass?
     {
         guard case .dictionary(let dictionary) = object else { return nil }
-        guard case .uid(let classUID)? = dictionary[ArchiveFormatKey.`class`.string] else {
-            throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class UID")
-        }
-        return try ArchivedClass(propertyList: self.object(for: classUID), uid: classUID)
+        return try self.graph.archivedClass(of: dictionary, uid: uid)
+    }
+
+    /// The graph reader over the archive, whose rules every reading of it applies.
+    internal var graph: ArchiveGraphReader<ArchiveTreeList> {
+        ArchiveGraphReader(self)
     }
 
     /// The archive as a property list: `$version`, `$archiver`, `$top`, `$objects`.
@@ -255,6 +205,8 @@ extension KeyedArchive {
     }
 }
 
+// `$` below is the format's escape character, not a key: these two functions are the one place
+// that spells it, and, being inlinable, cannot reach the package's `ArchiveFormatKey`.
 extension KeyedArchive {
     /// Escapes a coder key the way `NSKeyedArchiver` does: keys starting with `$` get another `$`, so
     /// they cannot collide with `$class` and the generated `$0`, `$1` keys.
@@ -269,38 +221,5 @@ extension KeyedArchive {
         guard key.utf8.first == UInt8(ascii: "$") else { return key }
         guard key.utf8.dropFirst().first == UInt8(ascii: "$") else { return nil }
         return String(key.dropFirst())
-    }
-}
-
-extension KeyedArchive {
-    /// The decoded size (see `PropertyListLimits`) of the archive's own objects, each counted once
-    /// with every UID in them counted as one value: the baseline that the decoded size of a
-    /// resolved or decoded archive is compared against.
-    /// - Complexity: O(*n*) in the number of values in ``objects``.
-    internal var distinctDecodedSize: Int {
-        var size = 0
-        for object in self.objects {
-            size = min(size &+ Self.decodedSize(of: object), Int.max / 4)
-        }
-        return size
-    }
-
-    private static func decodedSize(of value: PropertyListValue) -> Int {
-        let unit = PropertyListLimits.decodedValueSize
-        switch value {
-        case .string(let string): return unit + string.utf8.count
-        case .data(let data): return unit + data.count
-        case .array(let elements):
-            var size = unit
-            for element in elements { size = min(size &+ Self.decodedSize(of: element), Int.max / 4) }
-            return size
-        case .dictionary(let dictionary):
-            var size = unit
-            for (key, element) in dictionary {
-                size = min(size &+ unit &+ key.utf8.count &+ Self.decodedSize(of: element), Int.max / 4)
-            }
-            return size
-        default: return unit
-        }
     }
 }

@@ -60,7 +60,7 @@ public final class KeyedArchiver {
     /// `NSKeyedArchiver`'s `encode(_:)`, it stores even a number as an object.
     /// - Throws: `EncodingError` if the value cannot be encoded or the archiver is finished.
     public func encode<T: Encodable>(_ value: T) throws {
-        let key = "$\(self.generatedKeyCount)"
+        let key = ArchiveFormatKey.generatedKey(at: self.generatedKeyCount)
         self.generatedKeyCount += 1
         try self.store(value, as: key, inlineScalars: false)
     }

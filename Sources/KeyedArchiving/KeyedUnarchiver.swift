@@ -72,7 +72,7 @@ public final class KeyedUnarchiver {
     /// Decodes the `index`th value stored without a key (top-level key `$index`).
     /// - Throws: `DecodingError.keyNotFound` if there is no such key, or any `DecodingError` the value raises.
     public func decode<T: Decodable>(_ type: T.Type = T.self, at index: Int) throws -> T {
-        try self.decode(type, storedAs: "$\(index)")
+        try self.decode(type, storedAs: ArchiveFormatKey.generatedKey(at: index))
     }
 
     /// Decodes the root object (top-level key `root`).

@@ -14,6 +14,8 @@ import PropertyLists
 
 /// `karchive convert`: rewrites keyed archives and property lists as binary, XML or JSON.
 struct ConvertCommand: ParsableCommand {
+    // The `$` names in the help below are user-facing text: the tags of the JSON form, which the
+    // JSON writers spell, and `$top` as the manual names it; no format key is read from them.
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert keyed archives and property lists to binary, XML or JSON.",

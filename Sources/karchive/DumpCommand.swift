@@ -14,6 +14,8 @@ import PropertyLists
 
 /// `karchive dump`: prints keyed archives resolved, and property lists, as indented trees or JSON.
 struct DumpCommand: ParsableCommand {
+    // The `$` names in the help below are user-facing text: the tags of the JSON form, which the
+    // JSON writers spell, and `$top` as the manual names it; no format key is read from them.
     static let configuration = CommandConfiguration(
         commandName: "dump",
         abstract: "Print keyed archives and property lists as an indented tree.",

@@ -38,9 +38,8 @@ internal final class ArchiveDecodingScratch {
         /// What the decoder needs to know about each type it met, in the same arrangement.
         var recentTypes: [ObjectIdentifier] = []
         var recentTypeInfos: [DecodedTypeInfo] = []
-        /// For each object being decoded, its position among them (1 for the outermost), else 0;
-        /// indexed by UID, filled on first use. The positions give the path of a cycle.
-        var inProgress: [UInt32] = []
+        /// The objects being decoded, for cycles and their paths.
+        var inProgress = ArchiveObjectMarks()
     }
 
     /// What the last session left, emptied of its archive.
@@ -77,7 +76,7 @@ internal final class ArchiveDecodingScratch {
         lists.recentClassKinds.removeAll(keepingCapacity: true)
         lists.recentClasses.removeAll(keepingCapacity: true)
         lists.recentFieldKeys.removeAll(keepingCapacity: true)
-        lists.inProgress.removeAll(keepingCapacity: true)
+        lists.inProgress.removeAll()
         if keepingTypes {
             for table in lists.keyTables { table.forgetKeyObjects() }
         } else {

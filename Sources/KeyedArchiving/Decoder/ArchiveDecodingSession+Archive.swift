@@ -10,144 +10,23 @@
 
 import PropertyLists
 
-// Reading the archive's structure in place: the checks `KeyedArchive(propertyList:)` makes, with
-// its codes, the `$top` entries, and the decoded size of the archive's own objects that the
-// decoded-size budget is measured against.
+// Reading the archive's structure in place: the top level, checked by the graph reader's rules as
+// `KeyedArchive(propertyList:)` checks it, the `$top` entries, and the decoded size of the
+// archive's own objects that the decoded-size budget is measured against, by the reader's rule.
 
 extension ArchiveDecodingSession {
-    /// Finds `$objects` and `$top`, checking `$archiver`, `$version`, `$null` and the `$top` values.
+    /// Finds `$objects` and `$top`, checking the top level by the graph reader's rules.
     static func tables(
         of plist: InPlaceBinaryPropertyList
     ) throws(KeyedArchiveError) -> (objects: InPlaceRegion, top: InPlaceRegion, null: InPlaceValue) {
-        do {
-            let root = try plist.reader.value(at: plist.topObjectIndex)
-            guard case .dictionary(let dictionary) = root else {
-                throw KeyedArchiveError(.notAnArchive, reason: "the top level is a \(root.kindName), not a dictionary")
-            }
-            guard let archiver = try plist.reader.value(forKey: ArchiveFormatKey.archiver.string, in: dictionary) else {
-                throw KeyedArchiveError(.notAnArchive, reason: "no $archiver key")
-            }
-            guard case .string(let name) = archiver, try plist.string(name) == KeyedArchive.archiverName else {
-                let shown = try Self.describe(ArchiveFormatKey.archiver.string, in: dictionary, of: plist)
-                throw KeyedArchiveError(.unsupportedArchiver, reason: "$archiver is \(shown), not NSKeyedArchiver")
-            }
-            guard let version = try plist.reader.value(forKey: ArchiveFormatKey.version.string, in: dictionary) else {
-                throw KeyedArchiveError(.notAnArchive, reason: "no $version key")
-            }
-            guard case .integer(let number) = version, number.exactly(Int.self) == KeyedArchive.formatVersion else {
-                let shown = try Self.describe(ArchiveFormatKey.version.string, in: dictionary, of: plist)
-                throw KeyedArchiveError(.unsupportedVersion, reason: "$version is \(shown), not 100000")
-            }
-            guard
-                case .array(let objects)? = try plist.reader.value(
-                    forKey: ArchiveFormatKey.objects.string,
-                    in: dictionary
-                )
-            else {
-                throw KeyedArchiveError(.invalidObjects, reason: "$objects is missing or not an array")
-            }
-            guard objects.count > 0,
-                case .string(let null) = try plist.reader.value(at: plist.reader.element(of: objects, at: 0)),
-                try plist.string(null) == ArchiveFormatKey.null.string
-            else {
-                throw KeyedArchiveError(.invalidObjects, reason: "$objects does not start with $null")
-            }
-            guard
-                case .dictionary(let top)? = try plist.reader.value(forKey: ArchiveFormatKey.top.string, in: dictionary)
-            else {
-                throw KeyedArchiveError(.invalidTop, reason: "$top is missing or not a dictionary")
-            }
-            for position in 0..<top.count {
-                let value = try plist.reader.value(at: plist.reader.value(of: top, at: position))
-                switch value {
-                case .array, .dictionary:
-                    let key = (try? plist.propertyList(at: plist.reader.key(of: top, at: position), depth: 0))?
-                        .stringValue
-                    throw KeyedArchiveError(
-                        .invalidTop,
-                        reason: "$top[\"\(key ?? "?")\"] is a \(value.kindName), not a UID or an inline scalar"
-                    )
-                default: continue
-                }
-            }
-            return (objects, top, .string(null))
-        } catch let error as KeyedArchiveError {
-            throw error
-        } catch {
-            throw KeyedArchiveError(
-                .malformedPropertyList,
-                reason: "not a property list",
-                underlying: error as? PropertyListError
-            )
-        }
+        let list = ArchiveInPlaceList(plist: plist)
+        return try Graph.checkEnvelope(of: list.topObject(), in: list)
     }
 
-    /// The value under a key of the root dictionary, as `PropertyListValue` prints it.
-    private static func describe(
-        _ key: String,
-        in dictionary: InPlaceRegion,
-        of plist: InPlaceBinaryPropertyList
-    ) throws(PropertyListError) -> String {
-        guard let position = plist.reader.position(ofKey: key, in: dictionary) else { return "absent" }
-        return "\(try plist.propertyList(at: plist.reader.value(of: dictionary, at: position), depth: 4))"
-    }
-
-    /// The decoded size (see `PropertyListLimits`) of the archive's own objects, each counted once,
-    /// with every UID in them counted as one value: the baseline that the decoded size of decoding
-    /// is compared against, as `KeyedArchive` computes it for a tree.
+    /// The decoded size of the archive's own objects, each counted once: the baseline of the
+    /// decoded-size budget, by the graph reader's rule.
     func distinctDecodedSize() -> Int {
-        var sizes: [Int: Int] = [:]
-        var stack = StackGuard()
-        var size = 0
-        for position in 0..<self.objectTable.count {
-            let index = self.reader.element(of: self.objectTable, at: position)
-            size = min(size &+ self.decodedSize(of: index, depth: 0, sizes: &sizes, stack: &stack), Int.max / 4)
-        }
-        return size
-    }
-
-    /// The decoded size of one object with what it contains, each shared value counted where it
-    /// stands, as in a tree; computed once per object, and bounded in depth so that a container
-    /// that contains itself ends; a container nested deeper than the limit or the thread's stack
-    /// allows counts as one value, which makes the baseline smaller and the budget tighter.
-    private func decodedSize(of index: Int, depth: Int, sizes: inout [Int: Int], stack: inout StackGuard) -> Int {
-        let unit = PropertyListLimits.decodedValueSize
-        if let known = sizes[index] { return known }
-        guard depth <= self.maximumDepth, stack.hasRoom(), let value = try? self.reader.value(at: index) else {
-            return unit
-        }
-        var size = unit
-        switch value {
-        case .string(let region): size = unit &+ self.reader.storedLength(of: region)
-        case .data(let region): size = unit &+ region.count
-        case .array(let region):
-            for position in 0..<region.count {
-                let element = self.reader.element(of: region, at: position)
-                size = min(
-                    size &+ self.decodedSize(of: element, depth: depth + 1, sizes: &sizes, stack: &stack),
-                    Int.max / 4
-                )
-            }
-        case .dictionary(let region):
-            for position in 0..<region.count {
-                let key = self.decodedSize(
-                    of: self.reader.key(of: region, at: position),
-                    depth: depth + 1,
-                    sizes: &sizes,
-                    stack: &stack
-                )
-                let value = self.decodedSize(
-                    of: self.reader.value(of: region, at: position),
-                    depth: depth + 1,
-                    sizes: &sizes,
-                    stack: &stack
-                )
-                size = min(size &+ key &+ value, Int.max / 4)
-            }
-        default: break
-        }
-        sizes[index] = size
-        return size
+        self.graph.distinctDecodedSize(maximumDepth: self.maximumDepth)
     }
 
     /// The `$top` keys, as stored, in archive order.

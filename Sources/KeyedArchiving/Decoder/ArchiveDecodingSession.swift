@@ -24,6 +24,9 @@ import Foundation
 /// an archive model is written as one first. Several top-level keys may be decoded through one
 /// session; they then share instances.
 internal final class ArchiveDecodingSession {
+    /// The graph reader over the archive's bytes, whose rules the session applies.
+    typealias Graph = ArchiveGraphReader<ArchiveInPlaceList>
+
     /// The archive's property list, read in place.
     let plist: InPlaceBinaryPropertyList
     /// The objects of ``plist``, read without reference counting; valid while ``plist`` is.
@@ -63,8 +66,6 @@ internal final class ArchiveDecodingSession {
     @exclusivity(unchecked) private(set) var lists: ArchiveDecodingScratch.Lists
     /// Where ``lists`` come from and go back to: the last session's, emptied, for the next.
     private let scratch: ArchiveDecodingScratch
-    /// How many objects are being decoded.
-    @exclusivity(unchecked) private var activeCount: UInt32 = 0
     /// Class instances already decoded, by UID.
     @exclusivity(unchecked) private var instances: [UInt64: AnyObject] = [:]
     /// The decoded size so far (see `PropertyListLimits`): every container decoded counts its
@@ -245,10 +246,18 @@ internal final class ArchiveDecodingSession {
         return (field, self.lists.recentClassKinds[index])
     }
 
-    /// The error for an object of the property list that is not valid.
+    /// The error for an object of the property list that is not valid, as the graph reader makes
+    /// it. The reads above call this rather than the reader's: calling that from them made the
+    /// optimizer inline less into the decoder's callers, at 60 more instructions per cat.
     @inline(never)
     static func malformed(_ error: PropertyListError) -> KeyedArchiveError {
-        KeyedArchiveError(.malformedPropertyList, reason: "not a property list", underlying: error)
+        ArchiveInPlaceList.malformed(error)
+    }
+
+    /// The graph reader over the archive, for the rules the session does not apply on its own
+    /// fast paths.
+    var graph: Graph {
+        Graph(list: ArchiveInPlaceList(plist: self.plist), objects: self.objectTable)
     }
 
     /// The kind of class of an object dictionary, without handing out its description.
@@ -279,9 +288,7 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     private func classUID(of object: InPlaceRegion, uid: UID?) throws(KeyedArchiveError) -> UID {
         if object.payload == self.lastClassObject { return self.lastClassUID }
-        guard case .uid(let classUID)? = try self.classReference(of: object) else {
-            throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class UID")
-        }
+        let classUID = try Graph.classUID(self.classReference(of: object), of: uid)
         self.lastClassObject = object.payload
         self.lastClassUID = classUID
         return classUID
@@ -314,26 +321,13 @@ internal final class ArchiveDecodingSession {
         if let known = self.moreClasses[classUID.rawValue] {
             return known
         }
-        guard let classIndex = classUID.index(below: self.objectTable.count) else {
-            throw KeyedArchiveError(
-                .invalidReference,
-                uid: classUID,
-                reason: "$class \(classUID) is not below the object count \(self.objectTable.count)"
-            )
-        }
-        let index = self.reader.element(of: self.objectTable, at: classIndex)
+        let graph = self.graph
+        let index = try self.reader.element(of: self.objectTable, at: graph.objectIndex(for: classUID))
         let info: DecodedClassInfo
         if let known = DecodedClassInfo.known(at: index, in: self.reader) {
             info = known
         } else {
-            let classObject: PropertyListValue
-            do {
-                // A class dictionary holds `$classname`, and arrays of names in `$classes` and `$classhints`.
-                classObject = try self.plist.propertyList(at: index, depth: 2)
-            } catch {
-                throw Self.malformed(error)
-            }
-            info = DecodedClassInfo(try ArchivedClass(propertyList: classObject, uid: classUID))
+            info = DecodedClassInfo(try Graph.archivedClass(in: self.read(index), uid: classUID, graph.list))
             DecodedClassInfo.remember(info)
         }
         if self.lists.recentClassUIDs.count < Self.recentLimit {
@@ -405,40 +399,26 @@ internal final class ArchiveDecodingSession {
     /// Whether the object is being decoded, so that decoding it again would never end.
     @inline(__always)
     func isInProgress(_ uid: UID) -> Bool {
-        guard let index = uid.index(below: self.lists.inProgress.count) else { return false }
-        return self.lists.inProgress[index] != 0
+        self.lists.inProgress.contains(uid)
     }
 
     /// Marks an object as being decoded. A UID that refers to no object is not marked (its
     /// object was read first, which fails for it).
     @inline(__always)
     func begin(_ uid: UID) {
-        guard let index = uid.index(below: self.objectCount) else { return }
-        if self.lists.inProgress.isEmpty {
-            self.lists.inProgress.append(contentsOf: repeatElement(0, count: self.objectCount))
-        }
-        // Nesting is bounded by the depth limit, far below `UInt32.max`.
-        self.activeCount &+= 1
-        self.lists.inProgress[index] = self.activeCount
+        self.lists.inProgress.insert(uid, objectCount: self.objectCount)
     }
 
     /// Marks an object as decoded; the counterpart of ``begin(_:)``, which marked it if it is in range.
     @inline(__always)
     func end(_ uid: UID) {
-        guard let index = uid.index(below: self.lists.inProgress.count) else { return }
-        self.lists.inProgress[index] = 0
-        self.activeCount &-= 1
+        self.lists.inProgress.remove(uid)
     }
 
     /// The objects from the one with `uid` to the innermost being decoded, then `uid` again:
     /// the cycle that decoding `uid` now would close.
     func cyclePath(to uid: UID) -> [UID] {
-        let marked = uid.index(below: self.lists.inProgress.count).map { self.lists.inProgress[$0] } ?? 0
-        let start = marked != 0 ? marked : .max
-        let path = self.lists.inProgress.indices
-            .filter { self.lists.inProgress[$0] >= start }
-            .sorted { self.lists.inProgress[$0] < self.lists.inProgress[$1] }
-        return path.map { UID(UInt64($0)) } + [uid]
+        self.lists.inProgress.cycle(to: uid)
     }
 
     /// Counts `count` stored values and their container against the decoded-size budget.

@@ -131,11 +131,7 @@ extension _ArchiveDecoder {
     /// A UID beyond `$objects`.
     @inline(never)
     func invalidReference(_ uid: UID, at position: ArchiveDecodingPosition) -> DecodingError {
-        let error = KeyedArchiveError(
-            .invalidReference,
-            uid: uid,
-            reason: "\(uid) is not below the object count \(self.session.objectCount)"
-        )
+        let error = ArchiveDecodingSession.Graph.invalidReference(uid, objectCount: self.session.objectCount)
         return self.corrupted(error, object: nil, uid: uid, at: position)
     }
 

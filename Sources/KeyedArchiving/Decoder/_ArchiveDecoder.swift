@@ -482,13 +482,7 @@ extension _ArchiveDecoder {
         uid: UID?,
         at position: ArchiveDecodingPosition
     ) -> DecodingError {
-        let error = KeyedArchiveError(
-            .depthLimitExceeded,
-            uid: uid,
-            reason: depth > self.session.maximumDepth
-                ? "objects nest deeper than the limit of \(self.session.maximumDepth)"
-                : "objects nest \(depth) deep, more than the thread's stack has room for"
-        )
+        let error = ArchiveDecodingSession.Graph.nestingError(uid: uid, depth: depth, limit: self.session.maximumDepth)
         return self.corrupted(error, object: object, uid: uid, at: position)
     }
 }

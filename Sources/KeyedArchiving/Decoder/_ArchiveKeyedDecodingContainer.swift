@@ -367,6 +367,8 @@ private final class ArchiveKeyedDecodingStorage {
             return .some(nil)
         }
         if let found { return found }
+        // `name` starts with `$`, so this is `KeyedArchive.escapedKey(name)`, written out: the call,
+        // inlined into every keyed lookup, cost the `Codable` decoder about 1% of its instructions.
         return self.reader.position(ofKey: "$" + name, in: dictionary).map {
             self.reader.value(of: dictionary, at: $0)
         }

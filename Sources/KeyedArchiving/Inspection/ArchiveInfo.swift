@@ -180,19 +180,19 @@ extension ArchiveInfo.Contents {
         var classDescriptions = 0
         var plainValues = 0
         var counts: [String: Int] = [:]
+        let graph = archive.graph
         for (index, object) in archive.objects.enumerated() {
             if index == 0 { continue }
             guard case .dictionary(let dictionary) = object else {
                 plainValues += 1
                 continue
             }
-            if dictionary[ArchiveFormatKey.className.string] != nil, dictionary[ArchiveFormatKey.`class`.string] == nil
-            {
+            if ArchiveGraphReader<ArchiveTreeList>.isClassDictionary(dictionary, graph.list) {
                 classDescriptions += 1
                 continue
             }
             instances += 1
-            let name = (try? archive.archivedClass(of: object))??.name ?? "?"
+            let name = (try? graph.archivedClass(of: dictionary, uid: nil))?.name ?? "?"
             counts[name, default: 0] += 1
         }
         self.archiver = KeyedArchive.archiverName

@@ -25,13 +25,7 @@ extension KeyedArchive {
     /// - Throws: ``KeyedArchiveError`` if the property list claims to be an archive but is not a
     ///   well-formed one, as ``init(propertyList:)`` does.
     public init?(detecting propertyList: PropertyListValue) throws(KeyedArchiveError) {
-        guard Self.claimsToBeArchive(propertyList) else { return nil }
+        guard ArchiveGraphReader<ArchiveTreeList>.claimsToBeArchive(propertyList, ArchiveTreeList()) else { return nil }
         try self.init(propertyList: propertyList)
-    }
-
-    /// Whether the top level of `propertyList` is a dictionary with an `$archiver` key.
-    internal static func claimsToBeArchive(_ propertyList: PropertyListValue) -> Bool {
-        guard case .dictionary(let dictionary) = propertyList else { return false }
-        return dictionary[ArchiveFormatKey.archiver.string] != nil
     }
 }

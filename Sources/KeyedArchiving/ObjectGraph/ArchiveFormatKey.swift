@@ -62,6 +62,10 @@ package enum ArchiveFormatKey {
     /// A data object's bytes.
     package static var nsData: StaticString { "NS.data" }
 
+    /// The top-level key of the `index`th value archived without a key (`$0`, `$1`, …), as
+    /// `NSKeyedArchiver`'s `encode(_:)` names them.
+    package static func generatedKey(at index: Int) -> String { "$\(index)" }
+
     /// The element at `index` of an ordered set (`NS.object.0`, `NS.object.1`, …).
     package static func nsObject(at index: Int) -> String { "NS.object.\(index)" }
 

@@ -32,6 +32,8 @@ import Foundation
 /// instead, counted in ``referenceCounts``: the shape ``ArchivedObjectGraph`` presents.
 internal struct ArchiveResolver {
     private let archive: KeyedArchive
+    /// The graph reader over ``archive``.
+    private let graph: ArchiveGraphReader<ArchiveTreeList>
     private let maximumDepth: Int
     private let keepsContainersByReference: Bool
     private let allowedClassNames: Set<String>?
@@ -41,8 +43,8 @@ internal struct ArchiveResolver {
     private var lastSize = 0
     /// The decoded size of everything resolved from the top so far.
     private(set) var decodedSize = 0
-    private var inProgress: Set<Int> = []
-    private var depth = 0
+    /// The objects being resolved; their count is how deep objects nest.
+    private var inProgress = ArchiveObjectMarks()
     /// Stops nesting before the thread's stack runs out.
     private var stack = StackGuard()
     /// The resolved containers, when keeping them by reference.
@@ -57,6 +59,7 @@ internal struct ArchiveResolver {
         keepsContainersByReference: Bool = false
     ) {
         self.archive = archive
+        self.graph = ArchiveGraphReader(archive)
         self.limits = limits
         self.maximumDepth = limits.maximumDepth
         self.allowedClassNames = allowedClassNames
@@ -83,7 +86,9 @@ internal struct ArchiveResolver {
     /// budget for this archive: the limits' budget for an input the decoded size of the archive's
     /// own objects, each counted once.
     func checkDecodedSize() throws(KeyedArchiveError) {
-        let budget = self.limits.decodedSizeBudget(forInputSize: self.archive.distinctDecodedSize)
+        let budget = self.limits.decodedSizeBudget(
+            forInputSize: self.graph.distinctDecodedSize(maximumDepth: self.maximumDepth)
+        )
         guard self.decodedSize <= budget else {
             throw KeyedArchiveError(
                 .decodedSizeLimitExceeded,
@@ -93,37 +98,28 @@ internal struct ArchiveResolver {
     }
 
     mutating func resolve(_ uid: UID) throws(KeyedArchiveError) -> ArchivedValue {
-        let index = try self.archive.objectIndex(for: uid)
+        let index = try self.graph.objectIndex(for: uid)
         let object = self.archive.objects[index]
         if let (value, size) = self.resolved[index] {
             self.countReference(value)
             self.lastSize = size
             return value
         }
-        if self.inProgress.contains(index) {
+        if self.inProgress.contains(uid) {
             self.lastSize = PropertyListLimits.decodedValueSize
             return .reference(uid)
         }
-        guard self.depth < self.maximumDepth else {
-            throw KeyedArchiveError(
-                .depthLimitExceeded,
+        let depth = Int(self.inProgress.count)
+        guard depth < self.maximumDepth, self.stack.hasRoom() else {
+            // One deeper than the limit, or the depth where the stack ran out.
+            throw ArchiveGraphReader<ArchiveTreeList>.nestingError(
                 uid: uid,
-                reason: "objects nest deeper than \(self.maximumDepth)"
+                depth: depth < self.maximumDepth ? depth : self.maximumDepth + 1,
+                limit: self.maximumDepth
             )
         }
-        guard self.stack.hasRoom() else {
-            throw KeyedArchiveError(
-                .depthLimitExceeded,
-                uid: uid,
-                reason: "objects nest \(self.depth) deep, more than the thread's stack has room for"
-            )
-        }
-        self.inProgress.insert(index)
-        self.depth += 1
-        defer {
-            self.depth -= 1
-            self.inProgress.remove(index)
-        }
+        self.inProgress.insert(uid, objectCount: self.graph.objectCount)
+        defer { self.inProgress.remove(uid) }
         var value = try self.resolveObject(object, uid: uid)
         if self.keepsContainersByReference, value.isContainer {
             // Held once, in `containers`; each place that holds it has a reference.
@@ -187,9 +183,7 @@ internal struct ArchiveResolver {
         guard case .dictionary(let dictionary) = object else {
             return try self.resolvePlain(object, uid: uid)
         }
-        guard let archivedClass = try self.archive.archivedClass(of: object, uid: uid) else {
-            throw KeyedArchiveError(.missingClass, uid: uid, reason: "object dictionary without a $class")
-        }
+        let archivedClass = try self.graph.archivedClass(of: dictionary, uid: uid)
         if let allowed = self.allowedClassNames, !allowed.contains(archivedClass.name) {
             throw KeyedArchiveError(
                 .classNotAllowed,

@@ -202,7 +202,9 @@ public struct ArchivedValueJSONWriter: Sendable {
 
 /// The single-use state of one ``ArchivedValueJSONWriter`` call.
 private struct ArchiveJSONEmitter {
-    /// Keys that make a one-entry dictionary read as a tagged value.
+    /// Keys that make a one-entry dictionary read as a tagged value. They are this package's JSON
+    /// form (see the *JSON Form* article), not keys of the archive format, which `ArchiveFormatKey`
+    /// spells.
     private static let tags: Set<String> = [
         "$data", "$date", "$real", "$uid", "$dict", "$uuid", "$url", "$ref", "$entries", "$archive", "$plist",
     ]
@@ -341,7 +343,8 @@ private struct ArchiveJSONEmitter {
             self.output.beginElement(index, depth: depth)
             index += 1
             self.output.appendString(
-                className != nil && field.key == ArchiveFormatKey.`class`.string ? "$$class" : field.key
+                className != nil && field.key == ArchiveFormatKey.`class`.string
+                    ? KeyedArchive.escapedKey(field.key) : field.key
             )
             self.output.appendColon()
             try self.emit(field.value, depth: depth + 1)

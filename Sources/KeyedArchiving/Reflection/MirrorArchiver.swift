@@ -148,7 +148,7 @@ private struct MirrorArchivingSession: ~Copyable {
             var current: Mirror? = mirror
             while let level = current {
                 for (index, child) in level.children.enumerated() {
-                    let key = KeyedArchive.escapedKey(child.label ?? "$\(index)")
+                    let key = KeyedArchive.escapedKey(child.label ?? ArchiveFormatKey.generatedKey(at: index))
                     if !object.contains(key, in: &self.table) {
                         object.set(key, self.field(child.value, depth: depth + 1), in: &self.table)
                     }

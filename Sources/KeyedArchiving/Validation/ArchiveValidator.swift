@@ -78,54 +78,31 @@ public struct ArchiveValidator: Sendable {
     /// - Returns: The problems found; empty when the archive is valid.
     public func validate(propertyList: PropertyListValue) -> [ArchiveFinding] {
         var findings = FindingList(limit: self.maximumFindingCount)
-        guard case .dictionary(let root) = propertyList else {
-            findings.add(.notAnArchive, "the top level is \(Self.article(propertyList)), not a dictionary")
-            return findings.items
-        }
-        guard root[ArchiveFormatKey.archiver.string] != nil || root[ArchiveFormatKey.objects.string] != nil else {
+        let list = ArchiveTreeList()
+        guard let root = findings.check({ () throws(KeyedArchiveError) in try Graph.rootDictionary(propertyList) })
+        else { return findings.items }
+        guard list.hasKey(ArchiveFormatKey.archiver, in: root) || list.hasKey(ArchiveFormatKey.objects, in: root) else {
             findings.add(.notAnArchive, "a plain property list: no $archiver or $objects key")
             return findings.items
         }
-        switch root[ArchiveFormatKey.archiver.string] {
-        case nil: findings.add(.notAnArchive, "no $archiver key")
-        case .string(KeyedArchive.archiverName)?: break
-        case let archiver?:
-            findings.add(.unsupportedArchiver, "$archiver is \(Self.brief(archiver)), not \"NSKeyedArchiver\"")
-        }
-        switch root[ArchiveFormatKey.version.string] {
-        case nil: findings.add(.notAnArchive, "no $version key")
-        case let version? where version.intValue == KeyedArchive.formatVersion: break
-        case let version?: findings.add(.unsupportedVersion, "$version is \(Self.brief(version)), not 100000")
-        }
-        for key in root.keys
-        where ![
-            ArchiveFormatKey.archiver.string, ArchiveFormatKey.version.string, ArchiveFormatKey.top.string,
-            ArchiveFormatKey.objects.string,
-        ].contains(key) {
-            findings.add(.notAnArchive, "unexpected top-level key \(Self.brief(.string(key)))")
+        findings.check { () throws(KeyedArchiveError) in try Graph.checkArchiver(in: root, list) }
+        findings.check { () throws(KeyedArchiveError) in try Graph.checkVersion(in: root, list) }
+        let envelopeKeys = Graph.envelopeKeys.map(\.string)
+        for key in root.keys where !envelopeKeys.contains(key) {
+            findings.add(.notAnArchive, "unexpected top-level key \(PropertyListValue.string(key).briefDescription)")
         }
         var top: [KeyedArchive.TopEntry] = []
-        if case .dictionary(let entries)? = root[ArchiveFormatKey.top.string] {
-            for (key, value) in entries {
-                if KeyedArchive.isValidTopValue(value) {
-                    top.append(KeyedArchive.TopEntry(key: key, value: value))
-                } else {
-                    findings.add(
-                        .invalidTop,
-                        "$top[\(Self.brief(.string(key)))] is \(Self.article(value)), not a UID or an inline scalar"
-                    )
+        if let entries = findings.check({ () throws(KeyedArchiveError) in try Graph.topTable(in: root, list) }) {
+            for (position, (key, value)) in entries.enumerated() {
+                let checked: Void? = findings.check { () throws(KeyedArchiveError) in
+                    try Graph.checkTopValue(value, at: position, of: entries, list)
                 }
+                if checked != nil { top.append(KeyedArchive.TopEntry(key: key, value: value)) }
             }
-        } else {
-            findings.add(.invalidTop, "$top is missing or not a dictionary")
         }
-        guard case .array(let objects)? = root[ArchiveFormatKey.objects.string] else {
-            findings.add(.invalidObjects, "$objects is missing or not an array")
-            return findings.items
-        }
-        if objects.first != KeyedArchive.nullObject {
-            findings.add(.invalidObjects, "$objects does not start with \"$null\"")
-        }
+        guard let objects = findings.check({ () throws(KeyedArchiveError) in try Graph.objectTable(in: root, list) })
+        else { return findings.items }
+        findings.check { () throws(KeyedArchiveError) in try Graph.checkNull(in: objects, list) }
         var checker = GraphChecker(
             archive: KeyedArchive(top: top, objects: objects),
             validator: self,
@@ -145,18 +122,6 @@ public struct ArchiveValidator: Sendable {
         )
         return checker.run()
     }
-
-    /// `a string`, `an array`: the kind of a value with its article.
-    fileprivate static func article(_ value: PropertyListValue) -> String {
-        let name = value.kindName
-        return (name.first.map { "aeio".contains($0) } ?? false ? "an " : "a ") + name
-    }
-
-    /// A value on one line, short enough for a message.
-    fileprivate static func brief(_ value: PropertyListValue) -> String {
-        let text = PropertyListTreePrinter(maximumDataPreviewCount: 8).summary(of: value)
-        return text.count > 60 ? String(text.prefix(59)) + "…" : text
-    }
 }
 
 /// Findings collected up to a limit.
@@ -170,15 +135,35 @@ private struct FindingList {
 
     var isFull: Bool { self.items.count >= self.limit }
 
+    mutating func add(_ error: KeyedArchiveError) {
+        self.add(error.code, uid: error.uid, error.reason)
+    }
+
     mutating func add(_ code: KeyedArchiveError.Code, uid: UID? = nil, _ message: String) {
         guard !self.isFull else { return }
         self.items.append(ArchiveFinding(code, uid: uid, message: message))
     }
+
+    /// Applies a rule of the graph reader, adding the error it throws as a finding.
+    /// - Returns: What the rule returns, or `nil` if it throws.
+    @discardableResult
+    mutating func check<Result>(_ rule: () throws(KeyedArchiveError) -> Result) -> Result? {
+        do {
+            return try rule()
+        } catch {
+            self.add(error)
+            return nil
+        }
+    }
 }
+
+/// The graph reader's rules over a tree, which the validator applies.
+private typealias Graph = ArchiveGraphReader<ArchiveTreeList>
 
 /// The graph checks of one ``ArchiveValidator`` call.
 private struct GraphChecker {
     let archive: KeyedArchive
+    let graph: Graph
     let validator: ArchiveValidator
     var findings: FindingList
     /// Which entries of `$objects` are class dictionaries.
@@ -186,12 +171,12 @@ private struct GraphChecker {
 
     init(archive: KeyedArchive, validator: ArchiveValidator, findings: FindingList) {
         self.archive = archive
+        self.graph = archive.graph
         self.validator = validator
         self.findings = findings
         self.isClass = archive.objects.map { object in
             guard case .dictionary(let dictionary) = object else { return false }
-            return dictionary[ArchiveFormatKey.className.string] != nil
-                && dictionary[ArchiveFormatKey.`class`.string] == nil
+            return Graph.isClassDictionary(dictionary, ArchiveTreeList())
         }
     }
 
@@ -200,13 +185,9 @@ private struct GraphChecker {
     mutating func run() -> [ArchiveFinding] {
         for entry in self.archive.top {
             if let uid = entry.uid {
-                self.checkReference(uid, at: "$top[\(ArchiveValidator.brief(.string(entry.key)))]", in: nil)
-            } else if !KeyedArchive.isValidTopValue(entry.value) {
-                self.findings.add(
-                    .invalidTop,
-                    "$top[\(ArchiveValidator.brief(.string(entry.key)))] is \(ArchiveValidator.article(entry.value)), "
-                        + "not a UID or an inline scalar"
-                )
+                self.checkReference(uid, at: "$top[\(PropertyListValue.string(entry.key).briefDescription)]", in: nil)
+            } else if !Graph.isTopValue(entry.value) {
+                self.findings.add(Graph.invalidTopValue(entry.value, key: entry.key))
             }
         }
         for (index, object) in self.archive.objects.enumerated() where index > 0 {
@@ -242,34 +223,25 @@ private struct GraphChecker {
     }
 
     private mutating func checkClassDictionary(_ dictionary: PropertyListDictionary, uid: UID) {
-        if case .string = dictionary[ArchiveFormatKey.className.string] {
-        } else {
-            self.findings.add(.invalidClass, uid: uid, "$classname is not a string")
+        let list = self.graph.list
+        self.findings.check { () throws(KeyedArchiveError) in _ = try Graph.className(in: dictionary, uid: uid, list) }
+        self.findings.check { () throws(KeyedArchiveError) in
+            _ = try Graph.classChain(in: dictionary, strict: true, uid: uid, list)
         }
-        switch dictionary[ArchiveFormatKey.classes.string] {
-        case .array(let chain)? where !chain.isEmpty && chain.allSatisfy({ $0.stringValue != nil }): break
-        case nil: self.findings.add(.invalidClass, uid: uid, "no $classes array")
-        default: self.findings.add(.invalidClass, uid: uid, "$classes is not a non-empty array of strings")
-        }
-        if let hints = dictionary[ArchiveFormatKey.classHints.string],
-            !(hints.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false)
-        {
-            self.findings.add(.invalidClass, uid: uid, "$classhints is not an array of strings")
+        self.findings.check { () throws(KeyedArchiveError) in
+            _ = try Graph.classHints(in: dictionary, strict: true, uid: uid, list)
         }
     }
 
     private mutating func checkObjectDictionary(_ dictionary: PropertyListDictionary, uid: UID) {
-        switch dictionary[ArchiveFormatKey.`class`.string] {
-        case nil:
-            self.findings.add(.missingClass, uid: uid, "an object dictionary without $class")
-        case .uid(let classUID)?:
+        let graph = self.graph
+        if let classUID = self.findings.check({ () throws(KeyedArchiveError) in
+            try graph.classUID(of: dictionary, uid: uid)
+        }) {
             if let classIndex = classUID.index(below: self.count) {
                 if !self.isClass[classIndex] {
-                    self.findings.add(
-                        .invalidClass,
-                        uid: uid,
-                        "$class refers to UID \(classUID.rawValue), which is not a class dictionary"
-                    )
+                    let error = Graph.notAClassDictionary(classUID)
+                    self.findings.add(error.code, uid: uid, error.reason)
                 }
             } else {
                 self.findings.add(
@@ -278,8 +250,6 @@ private struct GraphChecker {
                     "$class refers to UID \(classUID.rawValue), \(self.beyond)"
                 )
             }
-        case let other?:
-            self.findings.add(.invalidClass, uid: uid, "$class is \(ArchiveValidator.article(other)), not a UID")
         }
         if case .array(let keys)? = dictionary[ArchiveFormatKey.nsKeys.string],
             case .array(let values)? = dictionary[ArchiveFormatKey.nsObjects.string],
@@ -412,7 +382,7 @@ private struct GraphChecker {
                 self.findings.add(
                     .depthLimitExceeded,
                     uid: UID(UInt64(root)),
-                    "objects under $top[\(ArchiveValidator.brief(.string(key)))] nest \(height[root]) deep, "
+                    "objects under $top[\(PropertyListValue.string(key).briefDescription)] nest \(height[root]) deep, "
                         + "beyond the limit of \(maximumDepth)"
                 )
             }

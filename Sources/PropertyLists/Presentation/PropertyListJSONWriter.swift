@@ -101,6 +101,8 @@ public struct PropertyListJSONWriter: Sendable {
 
 /// The single-use state of one ``PropertyListJSONWriter/write(_:)`` call.
 private struct JSONEmitter {
+    /// Keys that make a one-entry dictionary read as a tagged value: the JSON form's own, not keys
+    /// of the archive format (which `KeyedArchiving`'s `ArchiveFormatKey` spells).
     private static let tags: Set<String> = ["$data", "$date", "$real", "$uid", "$dict"]
 
     var output: JSONOutput
