@@ -49,20 +49,55 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
         self.storage.decodeNil(forKey: key.stringValue)
     }
 
+    // The generic forms name `Date` and `[String]` (which containers take through them) and read
+    // them through their concrete forms, with no `T?` of their own: in code not specialised for
+    // `T`, an optional of `T` costs a generic-metadata lookup on every call, whatever `T` is.
+
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard ArchiveKeyedDecodingStorage.hasQuickForm(type) else { return try self.storage.decode(type, forKey: key) }
-        let reference = self.storage.reference(forKey: key.stringValue)
-        if let reference, let value = self.storage.quickValue(type, at: reference) { return value }
-        return try self.storage.decode(type, forKey: key, reference: reference)
+        // `T` is tested first, so the casts only change the static type.
+        if T.self == Date.self { return unsafeBitCast(try self.decodeDate(forKey: key), to: T.self) }
+        if T.self == [String].self { return unsafeBitCast(try self.decodeStrings(forKey: key), to: T.self) }
+        return try self.storage.decode(type, forKey: key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard ArchiveKeyedDecodingStorage.hasQuickForm(type) else {
-            return try self.storage.decodeIfPresent(type, forKey: key)
+        if T.self == Date.self {
+            guard let date = try self.decodeDateIfPresent(forKey: key) else { return nil }
+            return unsafeBitCast(date, to: T.self)
         }
+        if T.self == [String].self {
+            guard let strings = try self.decodeStringsIfPresent(forKey: key) else { return nil }
+            return unsafeBitCast(strings, to: T.self)
+        }
+        return try self.storage.decodeIfPresent(type, forKey: key)
+    }
+
+    /// The date under `key`, read in place when it has the form the quick readers take.
+    private func decodeDate(forKey key: Key) throws -> Date {
         let reference = self.storage.reference(forKey: key.stringValue)
-        if let reference, let value = self.storage.quickValue(type, at: reference) { return value }
-        return try self.storage.decodeIfPresent(type, forKey: key, reference: reference)
+        if let reference, let value = self.storage.decoder.quickDate(at: reference) { return value }
+        return try self.storage.decode(Date.self, forKey: key, reference: reference)
+    }
+
+    /// The date under `key` if it is present, as ``decodeDate(forKey:)`` reads it.
+    private func decodeDateIfPresent(forKey key: Key) throws -> Date? {
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.decoder.quickDate(at: reference) { return value }
+        return try self.storage.decodeIfPresent(Date.self, forKey: key, reference: reference)
+    }
+
+    /// The strings under `key`, read in place when they have the form the quick readers take.
+    private func decodeStrings(forKey key: Key) throws -> [String] {
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickStrings(at: reference) { return value }
+        return try self.storage.decode([String].self, forKey: key, reference: reference)
+    }
+
+    /// The strings under `key` if they are present, as ``decodeStrings(forKey:)`` reads them.
+    private func decodeStringsIfPresent(forKey key: Key) throws -> [String]? {
+        let reference = self.storage.reference(forKey: key.stringValue)
+        if let reference, let value = self.storage.quickStrings(at: reference) { return value }
+        return try self.storage.decodeIfPresent([String].self, forKey: key, reference: reference)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -318,27 +353,10 @@ private final class ArchiveKeyedDecodingStorage {
     @inline(__always)
     func quickBool(at reference: Int) -> Bool? { self.decoder.quickBool(at: reference) }
 
-    /// Whether ``quickValue(_:at:)`` may read `type`: `Date` and `[String]`, which containers
-    /// take through the generic `decode(_:forKey:)`.
-    @inline(__always)
-    static func hasQuickForm<T>(_ type: T.Type) -> Bool {
-        T.self == Date.self || T.self == [String].self
-    }
-
-    /// The date or strings at a key, read as ``ArchiveObjectReader`` reads them, when `type` is
-    /// `Date` or `[String]` and the value has the form the quick readers take; `nil` otherwise,
-    /// for the general path to read or report.
-    func quickValue<T>(_ type: T.Type, at reference: Int) -> T? {
-        // `T` is the value's own type, tested first, so the cast only changes the static type (a
-        // dynamic cast would cost more than the quick read saves).
-        if T.self == Date.self {
-            guard let date = self.decoder.quickDate(at: reference) else { return nil }
-            return unsafeBitCast(date, to: T.self)
-        }
-        guard T.self == [String].self,
-            let strings = self.decoder.quickStringArray(at: reference, depth: self.codingPathNode.depth + 1)
-        else { return nil }
-        return unsafeBitCast(strings, to: T.self)
+    /// The strings at a key's reference, read as ``ArchiveObjectReader`` reads them, when the value
+    /// has the form the quick readers take; `nil` otherwise, for the general path to read or report.
+    func quickStrings(at reference: Int) -> [String]? {
+        self.decoder.quickStringArray(at: reference, depth: self.codingPathNode.depth + 1)
     }
 
     /// Where the last lookup found its key: types usually decode their keys in the order they were
