@@ -168,6 +168,10 @@ package final class InPlaceBinaryPropertyList {
         let string: String
         if let short = try self.reader.shortString(region) {
             string = short
+        } else if self.recentStrings.count >= self.objectCount {
+            // Every object has a slot of its own, which keeps the string: no table is needed to
+            // make it once (an allocation for archives of a few objects).
+            string = try self.reader.decodeString(region)
         } else if let cached = self.strings[region.object] {
             string = cached
         } else {
