@@ -51,7 +51,9 @@ internal struct _ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
 
     // The generic forms name `Date` and `[String]` (which containers take through them) and read
     // them through their concrete forms, with no `T?` of their own: in code not specialised for
-    // `T`, an optional of `T` costs a generic-metadata lookup on every call, whatever `T` is.
+    // `T`, an optional of `T` costs a generic-metadata lookup on every call, whatever `T` is. (One
+    // generic helper for the four concrete forms is not specialised either, inside this type
+    // generic over `Key`, and costs the same lookups: measured, 20,239 -> 21,353 per cat.)
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // `T` is tested first, so the casts only change the static type.

@@ -20,7 +20,7 @@ import Foundation
 extension ArchiveEncodingTable {
     /// The objects as property list values, for a ``KeyedArchive``.
     var propertyListObjects: [PropertyListValue] {
-        self.objects.values.map { self.builder.propertyList($0) }
+        self.objects.run(from: 0, count: self.objects.count).map { self.builder.propertyList($0) }
     }
 
     /// Encodes the archive as a binary property list, as `KeyedArchive(top:objects:).serialized()`
@@ -53,7 +53,7 @@ extension ArchiveEncodingTable {
             self.builder.dictionary(sharingKeysAt: keysStart, valuesAt: valuesStart, count: topCount)
             ?? Self.dictionary(keysAt: keysStart, valuesAt: valuesStart, count: topCount, in: &self.builder)
         let objectsStart = self.builder.items.count
-        self.builder.items.append(contentsOf: self.objects.values)
+        self.builder.items.append(contentsOf: self.objects.run(from: 0, count: self.objects.count))
         let objectCount = UInt32(truncatingIfNeeded: self.objects.count)
         let objects = Value(kind: .array, payload: UInt64(objectsStart), count: objectCount)
         let rootStart = self.builder.items.count

@@ -39,7 +39,7 @@ internal struct ArchiveEncodingTable: ~Copyable {
     /// The builder holding the strings, data and container contents.
     var builder = BinaryPropertyListBuilder()
     /// Every object, by UID; 0 is `$null`.
-    private(set) var objects = ArchiveValueList()
+    private(set) var objects = ArchiveSlotStack<Value>()
     /// The UID of each string leaf, by canonical string id (0 = none yet).
     private var stringLeaves: [UInt32] = []
     /// The UID of each data leaf, by data id (0 = none yet).
@@ -148,7 +148,7 @@ internal struct ArchiveEncodingTable: ~Copyable {
             self.classTemplates.removeAll()
         }
         self.builder.removeAll(keepingStrings: kept)
-        self.objects.removeAll()
+        self.objects.pop(from: 0)
         self.stringLeaves.removeAll(keepingCapacity: true)
         self.dataLeaves.removeAll(keepingCapacity: true)
         self.recentStrings.removeAll()

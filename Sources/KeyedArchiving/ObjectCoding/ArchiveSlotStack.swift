@@ -9,7 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 /// The slots of the objects being written or read directly, innermost last: each object pushes
-/// one run of slots, one per key of its type, and pops it when done.
+/// one run of slots, one per key of its type, and pops it when done. The encoding table keeps its
+/// objects in one too, a slot per object, appended one at a time and replaced when filled.
 ///
 /// Plain memory rather than an array, so that setting a slot costs no uniqueness check; the
 /// storage only grows, and a run is addressed by its start, which stays valid when it grows.
@@ -34,6 +35,22 @@ internal struct ArchiveSlotStack<Element: BitwiseCopyable>: ~Copyable {
         UnsafeMutableBufferPointer(rebasing: self.storage[start..<(start + count)]).initialize(repeating: value)
         self.count = start + count
         return start
+    }
+
+    /// Appends one slot holding `value`.
+    @inline(__always)
+    mutating func append(_ value: Element) {
+        if self.count == self.storage.count { self.grow(toHold: self.count + 1) }
+        self.storage.initializeElement(at: self.count, to: value)
+        self.count += 1
+    }
+
+    /// The number of slots the storage has room for.
+    var capacity: Int { self.storage.count }
+
+    /// Makes room for `capacity` slots in all.
+    mutating func reserveCapacity(_ capacity: Int) {
+        if capacity > self.storage.count { self.grow(toHold: capacity) }
     }
 
     /// Pops every slot from `start` on.
