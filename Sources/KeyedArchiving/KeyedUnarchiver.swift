@@ -28,8 +28,10 @@ public import Foundation
 public final class KeyedUnarchiver {
     /// The archive being read.
     public let archive: KeyedArchive
-    /// The decoding state, or why the archive cannot be decoded.
-    private let session: Result<ArchiveDecodingSession, KeyedArchiveError>
+    /// The decoder of the archive's top level, which holds the decoding state, or why the
+    /// archive cannot be decoded. Each value is decoded by a decoder of its own over the same
+    /// session, so that a value may decode another of the archive's while it is decoded.
+    private var topLevel: Result<_ArchiveDecoder, KeyedArchiveError>?
 
     /// Reads an archive from binary or XML property list bytes.
     /// - Parameters:
@@ -44,10 +46,21 @@ public final class KeyedUnarchiver {
     /// Decodes from an archive that has already been read.
     public init(archive: KeyedArchive, decoder: KeyedArchiveDecoder = KeyedArchiveDecoder()) {
         self.archive = archive
+        let options = decoder.options
         do throws(KeyedArchiveError) {
-            self.session = .success(try ArchiveDecodingSession(archive: archive, options: decoder.options))
+            self.topLevel = .success(
+                try ArchiveDecoderPool.shared.decoder(options: options) { kept throws(KeyedArchiveError) in
+                    try ArchiveDecodingSession.list(archive: archive, limits: options.limits, into: kept)
+                }
+            )
         } catch {
-            self.session = .failure(error)
+            self.topLevel = .failure(error)
+        }
+    }
+
+    deinit {
+        if case .success(let decoder) = self.topLevel.take() {
+            ArchiveDecoderPool.shared.recycle(consume decoder)
         }
     }
 
@@ -86,11 +99,13 @@ public final class KeyedUnarchiver {
             throw DecodingError.archiveMissingTopKey(key, available: self.archive.top.map(\.key))
         }
         do throws(any Error) {
-            let session = try self.session.get()
+            guard let session = try self.topLevel?.get().session else {
+                throw KeyedArchiveError(.malformedPropertyList, reason: "the unarchiver has no archive")
+            }
             guard let stored = try session.topValue(forKey: key) else {
                 throw DecodingError.archiveMissingTopKey(key, available: self.archive.top.map(\.key))
             }
-            return try session.decodeTopLevel(
+            return try _ArchiveDecoder(topLevelOf: session).decodeTopLevel(
                 type,
                 stored: stored,
                 codingPath: CodingPathNode.root.appending(ArchiveCodingKey(stringValue: key))

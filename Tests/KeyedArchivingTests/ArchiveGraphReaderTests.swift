@@ -123,7 +123,10 @@ import Testing
         let archive = try KeyedArchive(parsing: bytes)
         guard archive.objects.allSatisfy(Self.isASCII) else { return }
         let limits = PropertyListLimits.default
-        let session = try ArchiveDecodingSession(bytes: bytes, options: KeyedArchiveDecoder().options)
+        let session = try ArchiveDecodingSession(
+            checking: ArchiveDecodingSession.list(copying: bytes, limits: limits, into: nil),
+            options: KeyedArchiveDecoder().options
+        )
         #expect(session.distinctDecodedSize() == archive.graph.distinctDecodedSize(maximumDepth: limits.maximumDepth))
     }
 

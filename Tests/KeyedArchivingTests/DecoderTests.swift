@@ -485,9 +485,13 @@ private func path(_ context: DecodingError.Context) -> [String] {
             [object(2, ["name": "one"]), classDictionary("Shared")],
             top: [("a", 1), ("b", 1)]
         )
-        let session = try ArchiveDecodingSession(archive: value, options: decoder.options)
-        let a = try session.decodeTopLevel(Shared.self, stored: .uid(UID(1)), codingPath: .root)
-        let b = try session.decodeTopLevel(Shared.self, stored: .uid(UID(1)), codingPath: .root)
+        let options = decoder.options
+        let session = try ArchiveDecodingSession(
+            checking: ArchiveDecodingSession.list(archive: value, limits: options.limits, into: nil),
+            options: options
+        )
+        let a = try _ArchiveDecoder(topLevelOf: session).decodeTopLevel(Shared.self, stored: .uid(UID(1)))
+        let b = try _ArchiveDecoder(topLevelOf: session).decodeTopLevel(Shared.self, stored: .uid(UID(1)))
         #expect(a === b)
     }
 

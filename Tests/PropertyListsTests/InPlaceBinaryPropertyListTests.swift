@@ -222,4 +222,47 @@ import Testing
             try InPlaceBinaryPropertyList(copying: Array("bplist00".utf8), limits: .default)
         }
     }
+
+    /// One list reads fixture after fixture, large and small, borrowed and copied (its table of
+    /// recent strings kept or made anew): every object reads as a list made for the fixture reads
+    /// it, with no string of an earlier fixture left over at the same object index.
+    @Test func aListReadingOtherBytesReadsThemAsANewListWould() throws {
+        let names = Self.binaryFixtures + Self.binaryFixtures.reversed()
+        let first = try Fixtures.apple(names[0])
+        let list = try InPlaceBinaryPropertyList(copying: first, limits: .default)
+        for (round, name) in names.enumerated() {
+            let bytes = [UInt8](try Fixtures.apple(name))
+            let fresh = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+            try bytes.withUnsafeBufferPointer { buffer in
+                if round.isMultiple(of: 2) {
+                    try list.read(borrowing: buffer, limits: .default)
+                } else {
+                    try list.read(copying: buffer, limits: .default)
+                }
+                #expect(list.objectCount == fresh.objectCount, "\(name)")
+                #expect(list.topObjectIndex == fresh.topObjectIndex, "\(name)")
+                for index in 0..<fresh.objectCount {
+                    #expect(
+                        try list.propertyList(at: index, depth: 64) == fresh.propertyList(at: index, depth: 64),
+                        "\(name), object \(index)"
+                    )
+                }
+                list.ownBytes()
+            }
+        }
+    }
+
+    /// Bytes that are not a property list leave the list reading what it read; a released list
+    /// has no objects.
+    @Test func aFailedReadKeepsTheListAndAReleasedOneHasNoObjects() throws {
+        let bytes = BinaryPropertyListAssembler.assemble([[0x53] + Array("abc".utf8)], top: 0)
+        let list = try InPlaceBinaryPropertyList(copying: bytes, limits: .default)
+        #expect(throws: PropertyListError.self) {
+            try list.read(copying: Array("bplist00".utf8), limits: .default)
+        }
+        #expect(try list.propertyList(at: 0, depth: 1) == "abc")
+        list.release()
+        #expect(list.objectCount == 0)
+        #expect(throws: PropertyListError(.invalidReference, offset: 0)) { try list.reader.value(at: 0) }
+    }
 }

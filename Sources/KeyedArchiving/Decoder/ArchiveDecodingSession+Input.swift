@@ -16,64 +16,68 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// The ways a session starts: over archive bytes (copied, or borrowed while decoding), or over an
-// archive already read.
+// What a session reads: archive bytes (copied, or borrowed while decoding) or an archive already
+// read, as a binary property list read in place.
 extension ArchiveDecodingSession {
-    /// Creates a session over archive bytes, binary or XML.
-    /// - Throws: ``KeyedArchiveError`` if the bytes are not a keyed archive.
-    convenience init(bytes: some DataProtocol, options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError) {
+    /// The property list of archive bytes, binary or XML (written as binary), copied, read into
+    /// `kept` if there is one (see `InPlaceBinaryPropertyList.read(copying:limits:)`).
+    /// - Throws: ``KeyedArchiveError`` if the bytes are not a property list.
+    static func list(
+        copying bytes: some DataProtocol,
+        limits: PropertyListLimits,
+        into kept: InPlaceBinaryPropertyList?
+    ) throws(KeyedArchiveError) -> InPlaceBinaryPropertyList {
         guard PropertyListFormat(detecting: bytes) == .binary else {
-            try self.init(archive: KeyedArchive(parsing: bytes, limits: options.limits), options: options)
-            return
+            return try Self.list(archive: KeyedArchive(parsing: bytes, limits: limits), limits: limits, into: kept)
         }
-        try self.init(
-            checking: Self.binaryList { () throws(PropertyListError) in
-                try InPlaceBinaryPropertyList(copying: bytes, limits: options.limits)
-            },
-            options: options
-        )
+        return try Self.binaryList { () throws(PropertyListError) in
+            guard let kept else { return try InPlaceBinaryPropertyList(copying: bytes, limits: limits) }
+            try kept.read(copying: bytes, limits: limits)
+            return kept
+        }
     }
 
-    /// Creates a session that reads a binary archive in place from the caller's bytes, without a
-    /// copy; other archives are read as ``init(bytes:options:)`` reads them. The caller keeps
-    /// `buffer` valid while the session is in use, and calls ``ownBytes()`` before it goes away if
-    /// the session may be used afterwards.
-    /// - Throws: ``KeyedArchiveError`` if the bytes are not a keyed archive.
-    convenience init(
+    /// The property list of archive bytes read in place from the caller's buffer, without a copy,
+    /// into `kept` if there is one (see `InPlaceBinaryPropertyList.read(borrowing:limits:)`);
+    /// other archives are read as ``list(copying:limits:into:)`` reads them. The caller keeps
+    /// `buffer` valid while the session is in use, and calls ``ownBytes()`` before it goes away
+    /// if the session may be used afterwards.
+    /// - Throws: ``KeyedArchiveError`` if the bytes are not a property list.
+    static func list(
         borrowing buffer: UnsafeBufferPointer<UInt8>,
-        options: KeyedArchiveDecoder.Options
-    ) throws(KeyedArchiveError) {
+        limits: PropertyListLimits,
+        into kept: InPlaceBinaryPropertyList?
+    ) throws(KeyedArchiveError) -> InPlaceBinaryPropertyList {
         guard PropertyListFormat(detecting: buffer) == .binary else {
-            try self.init(bytes: buffer, options: options)
-            return
+            return try Self.list(copying: buffer, limits: limits, into: kept)
         }
-        try self.init(
-            checking: Self.binaryList { () throws(PropertyListError) in
-                try InPlaceBinaryPropertyList(borrowing: buffer, limits: options.limits)
-            },
-            options: options
-        )
+        return try Self.binaryList { () throws(PropertyListError) in
+            guard let kept else { return try InPlaceBinaryPropertyList(borrowing: buffer, limits: limits) }
+            try kept.read(borrowing: buffer, limits: limits)
+            return kept
+        }
+    }
+
+    /// The binary form of an archive that has already been read, which holds the same objects
+    /// under the same UIDs, read into `kept` if there is one.
+    /// - Throws: ``KeyedArchiveError`` if a bound of `limits` other than the input size and the
+    ///   object count is exceeded.
+    static func list(
+        archive: KeyedArchive,
+        limits: PropertyListLimits,
+        into kept: InPlaceBinaryPropertyList?
+    ) throws(KeyedArchiveError) -> InPlaceBinaryPropertyList {
+        // The archive passed the limits when it was read or is the caller's own: its size and
+        // object count are not checked again, every other bound is.
+        var limits = limits
+        limits.maximumInputSize = .max
+        limits.maximumObjectCount = .max
+        return try Self.list(copying: archive.serialized(as: .binary), limits: limits, into: kept)
     }
 
     /// Makes the session independent of the caller's bytes, if it borrows them.
     func ownBytes() {
         self.plist.ownBytes()
-    }
-
-    /// Creates a session over an archive that has already been read: its binary form, which holds
-    /// the same objects under the same UIDs.
-    convenience init(archive: KeyedArchive, options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError) {
-        // The archive passed the limits when it was read or is the caller's own: its size and
-        // object count are not checked again, every other bound is.
-        var limits = options.limits
-        limits.maximumInputSize = .max
-        limits.maximumObjectCount = .max
-        try self.init(
-            checking: Self.binaryList { () throws(PropertyListError) in
-                try InPlaceBinaryPropertyList(copying: archive.serialized(as: .binary), limits: limits)
-            },
-            options: options
-        )
     }
 
     /// The list `read` makes, its failure as ``KeyedArchiveError/Code/malformedPropertyList``.

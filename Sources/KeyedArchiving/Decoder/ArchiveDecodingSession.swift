@@ -22,58 +22,105 @@ import Foundation
 ///
 /// The session reads `$top` and `$objects` straight from a binary property list; an XML archive or
 /// an archive model is written as one first. Several top-level keys may be decoded through one
-/// session; they then share instances.
+/// session; they then share instances. A finished session starts again on the next archive
+/// (``ArchiveDecoderPool`` keeps it with its root decoder): what it learnt of types stays, what
+/// belongs to the archive is emptied.
 internal final class ArchiveDecodingSession {
     /// The graph reader over the archive's bytes, whose rules the session applies.
     typealias Graph = ArchiveGraphReader<ArchiveInPlaceList>
 
-    /// The archive's property list, read in place.
+    /// The archive's property list, read in place; it reads each archive the session starts on.
     let plist: InPlaceBinaryPropertyList
-    /// The objects of ``plist``, read without reference counting; valid while ``plist`` is.
-    let reader: InPlaceReader
-    /// `$objects`: the object table, an array of references.
-    let objectTable: InPlaceRegion
-    /// `$top`: the top-level keys and their values.
-    let topTable: InPlaceRegion
-    /// The number of objects in `$objects`.
-    var objectCount: Int { self.objectTable.count }
-    /// `$objects[0]`, the `$null` placeholder string that UID 0 refers to.
-    let nullObject: InPlaceValue
-    /// The user info every decoder reports.
-    let userInfo: [CodingUserInfoKey: Any]
-    /// The deepest coding path allowed.
-    let maximumDepth: Int
-    /// The limits decoding runs with.
-    let limits: PropertyListLimits
-    /// Whether ``ArchiveObjectDecodable`` conformances read their objects.
+
+    /// Where the archive's tables are, and the options it is read with.
+    struct Input {
+        /// The objects of the property list, read without reference counting; valid while it
+        /// holds the archive.
+        let reader: InPlaceReader
+        /// `$objects`: the object table, an array of references.
+        let objectTable: InPlaceRegion
+        /// `$top`: the top-level keys and their values.
+        let topTable: InPlaceRegion
+        /// `$objects[0]`, the `$null` placeholder string that UID 0 refers to.
+        let nullObject: InPlaceValue
+        /// The user info every decoder reports.
+        let userInfo: [CodingUserInfoKey: Any]
+        /// The limits decoding runs with.
+        let limits: PropertyListLimits
+
+        /// Checks that `plist` is a keyed archive as `KeyedArchive(propertyList:)` does, with the
+        /// same codes, and finds its tables.
+        init(checking plist: InPlaceBinaryPropertyList, options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError)
+        {
+            (self.objectTable, self.topTable, self.nullObject) = try ArchiveDecodingSession.tables(of: plist)
+            self.reader = plist.reader
+            // Mapping even an empty dictionary allocates.
+            self.userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+            self.limits = options.limits
+        }
+    }
+
+    /// Where the archive's tables are, set when the session starts on an archive.
+    @exclusivity(unchecked) private(set) var input: Input
+    /// Whether ``ArchiveObjectDecodable`` conformances read their objects. A session keeps it:
+    /// the types it describes depend on it.
     let usesObjectDecoders: Bool
+    /// How many decoders of the session exist: ``ArchiveDecoderPool`` keeps a session only while
+    /// its root decoder is the one, so that nothing made while decoding still reads it.
+    @exclusivity(unchecked) var decoderCount = 0
+
+    /// The objects of ``plist``, read without reference counting; valid while ``plist`` is.
+    var reader: InPlaceReader { self.input.reader }
+    /// `$objects`: the object table, an array of references.
+    var objectTable: InPlaceRegion { self.input.objectTable }
+    /// `$top`: the top-level keys and their values.
+    var topTable: InPlaceRegion { self.input.topTable }
+    /// The number of objects in `$objects`.
+    var objectCount: Int { self.input.objectTable.count }
+    /// `$objects[0]`, the `$null` placeholder string that UID 0 refers to.
+    var nullObject: InPlaceValue { self.input.nullObject }
+    /// The user info every decoder reports.
+    var userInfo: [CodingUserInfoKey: Any] { self.input.userInfo }
+    /// The deepest coding path allowed.
+    var maximumDepth: Int { self.input.limits.maximumDepth }
+    /// The limits decoding runs with.
+    var limits: PropertyListLimits { self.input.limits }
 
     // The caches below are touched for every object; `@exclusivity(unchecked)` drops the dynamic
     // exclusivity checks, which cost more than the work. No access to them overlaps another.
 
-    /// The object index of the last `$class` key string found, or -1.
-    @exclusivity(unchecked) private var classKeyObject = -1
-    /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
-    @exclusivity(unchecked) private var lastClassObject = -1
-    @exclusivity(unchecked) private var lastClassUID = UID(0)
+    /// What the session found in the archive so far, cheap to forget: ``start(_:)`` starts it anew.
+    struct Marks {
+        /// The object index of the last `$class` key string found, or -1.
+        var classKeyObject = -1
+        /// The payload offset of the object dictionary whose class UID was last looked up, and that UID.
+        var lastClassObject = -1
+        var lastClassUID = UID(0)
+        /// The decoded size so far (see `PropertyListLimits`): every container decoded counts its
+        /// elements, again each time a shared object is decoded again.
+        var decodedSize = 0
+        /// The decoded size allowed: the limits' allowance until it is reached, then the full budget.
+        var decodedSizeBudget: Int
+        var hasFullBudget = false
+
+        init(limits: PropertyListLimits) {
+            self.decodedSizeBudget = max(0, limits.decodedSizeAllowance)
+        }
+    }
+
+    @exclusivity(unchecked) private var marks: Marks
+    /// The decoded size allowed: the limits' allowance until it is reached, then the full budget.
+    var decodedSizeBudget: Int { self.marks.decodedSizeBudget }
     /// Class descriptions beyond the first few, which ``lists`` holds.
     @exclusivity(unchecked) private var moreClasses: [UInt64: DecodedClassInfo] = [:]
     /// Type descriptions beyond the first few, which ``lists`` holds.
     @exclusivity(unchecked) private var moreTypes: [ObjectIdentifier: DecodedTypeInfo] = [:]
     /// The lists the session fills (classes by UID, field keys, types and their key tables, the
-    /// objects being decoded; see ``ArchiveDecodingScratch/Lists``), a short scan of which beats
-    /// hashing for the few an archive uses; ``moreClasses`` and ``moreTypes`` hold the rest.
-    @exclusivity(unchecked) private(set) var lists: ArchiveDecodingScratch.Lists
-    /// Where ``lists`` come from and go back to: the last session's, emptied, for the next.
-    private let scratch: ArchiveDecodingScratch
+    /// objects being decoded; see ``Lists``), a short scan of which beats hashing for the few an
+    /// archive uses; ``moreClasses`` and ``moreTypes`` hold the rest.
+    @exclusivity(unchecked) private(set) var lists = Lists()
     /// Class instances already decoded, by UID.
     @exclusivity(unchecked) private var instances: [UInt64: AnyObject] = [:]
-    /// The decoded size so far (see `PropertyListLimits`): every container decoded counts its
-    /// elements, again each time a shared object is decoded again.
-    @exclusivity(unchecked) private var decodedSize = 0
-    /// The decoded size allowed: the limits' allowance until it is reached, then the full budget.
-    @exclusivity(unchecked) private(set) var decodedSizeBudget: Int
-    @exclusivity(unchecked) private var hasFullBudget = false
     /// The archive read whole, once an object's unknown fields need it.
     @exclusivity(unchecked) var wholeArchiveCache: KeyedArchive?
     /// Stops nesting before the thread's stack runs out; made anew for each top-level value, which
@@ -82,6 +129,9 @@ internal final class ArchiveDecodingSession {
 
     /// How many classes and types the short lists hold.
     private static var recentLimit: Int { 16 }
+
+    /// The most objects a finished session's object marks may have room for to be kept.
+    private static var keptObjectLimit: Int { 4_096 }
 
     /// Appends to a short list, making room for all its entries at the first: one allocation per
     /// list and session, where growing by doubling would make three or four.
@@ -92,68 +142,47 @@ internal final class ArchiveDecodingSession {
 
     /// Creates a session over a property list, checking that it is a keyed archive as
     /// `KeyedArchive(propertyList:)` does, with the same codes.
-    convenience init(
-        checking plist: InPlaceBinaryPropertyList,
-        options: KeyedArchiveDecoder.Options
-    ) throws(KeyedArchiveError) {
-        // Checked before the session exists, so that every session holds a valid archive.
-        try self.init(plist: plist, tables: Self.tables(of: plist), options: options)
-    }
-
-    private init(
-        plist: InPlaceBinaryPropertyList,
-        tables: (objects: InPlaceRegion, top: InPlaceRegion, null: InPlaceValue),
-        options: KeyedArchiveDecoder.Options
-    ) {
+    init(checking plist: InPlaceBinaryPropertyList, options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError) {
+        let input = try Input(checking: plist, options: options)
         self.plist = plist
-        self.reader = plist.reader
-        self.objectTable = tables.objects
-        self.topTable = tables.top
-        self.nullObject = tables.null
-        // Mapping even an empty dictionary allocates.
-        self.userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-        self.maximumDepth = options.limits.maximumDepth
-        self.limits = options.limits
+        self.input = input
         self.usesObjectDecoders = options.directArchiving.usesConformances
-        self.decodedSizeBudget = max(0, options.limits.decodedSizeAllowance)
-        // The lists move in (the scratch keeps none of them, so that each stays unshared) and
-        // back when the session ends.
-        let scratch = ArchiveDecodingScratch.take(usesObjectDecoders: self.usesObjectDecoders)
-        self.scratch = scratch
-        self.lists = scratch.takeLists()
+        self.marks = Marks(limits: input.limits)
     }
 
-    deinit {
-        // Swapped out rather than copied, so that the lists stay unshared and are emptied in place.
-        var lists = ArchiveDecodingScratch.Lists()
-        swap(&lists, &self.lists)
-        // Moved, not copied: a copy would share the lists' storage, and emptying them would then
-        // allocate new storage for each.
-        self.scratch.recycle(consume lists, keepingTypes: self.moreTypes.isEmpty)
+    /// Starts a finished session (see ``finish()``) on the archive ``plist`` now holds.
+    /// - Throws: ``KeyedArchiveError`` if it is not a keyed archive.
+    func start(options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError) {
+        self.input = try Input(checking: self.plist, options: options)
+        self.marks = Marks(limits: self.input.limits)
     }
 
-    /// Decodes the value of a `$top` entry: the object a UID refers to, or a scalar stored inline.
-    /// - Parameters:
-    ///   - type: The type to decode.
-    ///   - stored: The `$top` value.
-    ///   - codingPath: The coding path of the value.
-    /// - Throws: `DecodingError`.
-    func decodeTopLevel<T: Decodable>(_ type: T.Type, stored: InPlaceValue, codingPath: CodingPathNode) throws -> T {
-        self.stack = StackGuard()
-        let decoder = _ArchiveDecoder(session: self, object: self.nullObject, uid: nil, codingPath: codingPath)
-        let position = ArchiveDecodingPosition(parent: codingPath, key: nil, owner: nil)
-        return try decoder.decode(type, stored: stored, at: position)
-    }
-
-    /// Decodes the root value, with the `schemaVersion` of `$top`, if any, as the root's version
-    /// (see ``ArchiveEvolution/rootVersion``).
-    func decodeRoot<T: Decodable>(_ type: T.Type, stored: InPlaceValue) throws -> T {
-        guard let version = self.topSchemaVersion() else {
-            return try self.decodeTopLevel(type, stored: stored, codingPath: .root)
+    /// Ends decoding an archive: forgets the archive (its instances, classes, key objects and the
+    /// objects' marks), keeps what it learnt of types, and lets go of the property list's bytes.
+    /// The session reads nothing until ``start(_:)``.
+    /// - Returns: Whether the session is worth keeping: `false` after an archive of many objects,
+    ///   whose lists are large.
+    func finish() -> Bool {
+        self.plist.release()
+        if !self.instances.isEmpty { self.instances = [:] }
+        if !self.moreClasses.isEmpty { self.moreClasses = [:] }
+        self.wholeArchiveCache = nil
+        guard self.lists.inProgress.capacity <= Self.keptObjectLimit else { return false }
+        self.lists.recentClassUIDs.removeAll(keepingCapacity: true)
+        self.lists.recentClassKinds.removeAll(keepingCapacity: true)
+        self.lists.recentClasses.removeAll(keepingCapacity: true)
+        self.lists.recentFieldKeys.removeAll(keepingCapacity: true)
+        self.lists.inProgress.removeAll()
+        if self.moreTypes.isEmpty {
+            for table in self.lists.keyTables { table.forgetKeyObjects() }
+        } else {
+            // More types than the short lists hold: start again rather than keep a table.
+            self.moreTypes = [:]
+            self.lists.recentTypes.removeAll(keepingCapacity: true)
+            self.lists.recentTypeInfos.removeAll(keepingCapacity: true)
+            self.lists.keyTables.removeAll(keepingCapacity: true)
         }
-        return try ArchiveEvolution.$rootVersion.withValue(version) {
-            try self.decodeTopLevel(type, stored: stored, codingPath: .root)
-        }
+        return true
     }
 
     // MARK: - Reading objects
@@ -230,7 +259,7 @@ internal final class ArchiveDecodingSession {
     /// `$class`'s, so neither has another match in the object.
     @inline(__always)
     func quickField(_ key: StaticString, of uid: UID) -> (reference: Int, kind: DecodedClassInfo.Kind)? {
-        let classKey = self.classKeyObject
+        let classKey = self.marks.classKeyObject
         guard classKey >= 0, key.hasPointerRepresentation, let index = uid.index(below: self.objectTable.count),
             let (keys, values) = self.reader.quickPair(at: self.reader.element(of: self.objectTable, at: index))
         else { return nil }
@@ -287,10 +316,10 @@ internal final class ArchiveDecodingSession {
     /// asked for several times in a row (whether it is `nil`, then what it holds).
     @inline(__always)
     private func classUID(of object: InPlaceRegion, uid: UID?) throws(KeyedArchiveError) -> UID {
-        if object.payload == self.lastClassObject { return self.lastClassUID }
+        if object.payload == self.marks.lastClassObject { return self.marks.lastClassUID }
         let classUID = try Graph.classUID(self.classReference(of: object), of: uid)
-        self.lastClassObject = object.payload
-        self.lastClassUID = classUID
+        self.marks.lastClassObject = object.payload
+        self.marks.lastClassUID = classUID
         return classUID
     }
 
@@ -298,7 +327,7 @@ internal final class ArchiveDecodingSession {
     /// already, when its `$class` key is the key object met before: ``classUID(of:uid:)`` then
     /// finds it without reading the keys again. The UID is the one that method would find.
     func noteClass(of object: InPlaceRegion, references: UnsafeBufferPointer<Int>) {
-        let known = self.classKeyObject
+        let known = self.marks.classKeyObject
         guard known >= 0 else { return }
         let count = object.count
         var position = count
@@ -306,8 +335,8 @@ internal final class ArchiveDecodingSession {
             position &-= 1
             guard references[position] == known else { continue }
             if let classUID = self.reader.quickUID(at: references[count &+ position]) {
-                self.lastClassObject = object.payload
-                self.lastClassUID = classUID
+                self.marks.lastClassObject = object.payload
+                self.marks.lastClassUID = classUID
             }
             return
         }
@@ -348,7 +377,7 @@ internal final class ArchiveDecodingSession {
     /// `NSKeyedArchiver` puts `$class`.
     @inline(__always)
     private func classReference(of object: InPlaceRegion) throws(KeyedArchiveError) -> InPlaceValue? {
-        let known = self.classKeyObject
+        let known = self.marks.classKeyObject
         if known >= 0, let position = self.reader.position(ofKeyObject: known, in: object, last: true) {
             return try self.read(self.reader.value(of: object, at: position))
         }
@@ -363,7 +392,7 @@ internal final class ArchiveDecodingSession {
             return nil
         }
         guard let found else { return nil }
-        self.classKeyObject = self.reader.key(of: object, at: found)
+        self.marks.classKeyObject = self.reader.key(of: object, at: found)
         return try self.read(self.reader.value(of: object, at: found))
     }
 
@@ -426,8 +455,8 @@ internal final class ArchiveDecodingSession {
     @inline(__always)
     func charge(_ count: Int) -> Bool {
         // `count` is at most a collection's size, so the sum stays far from overflowing.
-        self.decodedSize &+= (count &+ 1) &* PropertyListLimits.decodedValueSize
-        return self.decodedSize <= self.decodedSizeBudget || self.widenBudget()
+        self.marks.decodedSize &+= (count &+ 1) &* PropertyListLimits.decodedValueSize
+        return self.marks.decodedSize <= self.marks.decodedSizeBudget || self.widenBudget()
     }
 
     /// The error for a decoded size beyond the budget, at the object with `uid`.
@@ -444,11 +473,11 @@ internal final class ArchiveDecodingSession {
     /// Once the allowance is used up, computes the full budget from the archive's own size.
     @inline(never)
     private func widenBudget() -> Bool {
-        if !self.hasFullBudget {
-            self.hasFullBudget = true
-            self.decodedSizeBudget = self.limits.decodedSizeBudget(forInputSize: self.distinctDecodedSize())
+        if !self.marks.hasFullBudget {
+            self.marks.hasFullBudget = true
+            self.marks.decodedSizeBudget = self.limits.decodedSizeBudget(forInputSize: self.distinctDecodedSize())
         }
-        return self.decodedSize <= self.decodedSizeBudget
+        return self.marks.decodedSize <= self.marks.decodedSizeBudget
     }
 
     /// The class instance already decoded for a UID, if any.

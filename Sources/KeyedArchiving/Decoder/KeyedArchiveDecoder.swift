@@ -68,25 +68,29 @@ public struct KeyedArchiveDecoder: Sendable {
             }) {
                 return value
             }
-            let session = try ArchiveDecodingSession(bytes: data, options: options)
-            return try session.decodeRoot(type, stored: session.rootValue())
+            return try ArchiveDecoderPool.shared.withDecoder(options: options) { kept throws(KeyedArchiveError) in
+                try ArchiveDecodingSession.list(copying: data, limits: options.limits, into: kept)
+            } _: { decoder in
+                try decoder.decodeRoot(type)
+            }
         } catch {
             throw Self.reportedError(error, reading: data, limits: self.limits)
         }
     }
 
     /// Decodes the root object of an archive read in place from `buffer`. Whatever still refers to
-    /// the session afterwards (a decoder a value kept, an error) gets a copy of the bytes first.
+    /// the session afterwards (a decoder a value kept) gets a copy of the bytes first (see
+    /// ``ArchiveDecoderPool/recycle(_:)``).
     private static func decode<T: Decodable>(
         _ type: T.Type,
         borrowing buffer: UnsafeBufferPointer<UInt8>,
         options: Options
     ) throws -> T {
-        var session = try ArchiveDecodingSession(borrowing: buffer, options: options)
-        defer {
-            if !isKnownUniquelyReferenced(&session) { session.ownBytes() }
+        try ArchiveDecoderPool.shared.withDecoder(options: options) { kept throws(KeyedArchiveError) in
+            try ArchiveDecodingSession.list(borrowing: buffer, limits: options.limits, into: kept)
+        } _: { decoder in
+            try decoder.decodeRoot(type)
         }
-        return try session.decodeRoot(type, stored: session.rootValue())
     }
 
     /// Decodes the root object of an archive that has already been read.
@@ -97,8 +101,12 @@ public struct KeyedArchiveDecoder: Sendable {
     /// - Throws: `DecodingError`; `keyNotFound` when the archive has no root object.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from archive: KeyedArchive) throws -> T {
         do throws(any Error) {
-            let session = try ArchiveDecodingSession(archive: archive, options: self.options)
-            return try session.decodeRoot(type, stored: session.rootValue())
+            let options = self.options
+            return try ArchiveDecoderPool.shared.withDecoder(options: options) { kept throws(KeyedArchiveError) in
+                try ArchiveDecodingSession.list(archive: archive, limits: options.limits, into: kept)
+            } _: { decoder in
+                try decoder.decodeRoot(type)
+            }
         } catch let error as KeyedArchiveError {
             throw DecodingError.archiveUnreadable(error)
         }
@@ -121,11 +129,15 @@ public struct KeyedArchiveDecoder: Sendable {
             throw DecodingError.archiveMissingTopKey(key, available: archive.top.map(\.key))
         }
         do throws(any Error) {
-            let session = try ArchiveDecodingSession(archive: archive, options: self.options)
-            guard let stored = try session.topValue(forKey: key) else {
-                throw DecodingError.archiveMissingTopKey(key, available: archive.top.map(\.key))
+            let options = self.options
+            return try ArchiveDecoderPool.shared.withDecoder(options: options) { kept throws(KeyedArchiveError) in
+                try ArchiveDecodingSession.list(archive: archive, limits: options.limits, into: kept)
+            } _: { decoder in
+                guard let stored = try decoder.session.topValue(forKey: key) else {
+                    throw DecodingError.archiveMissingTopKey(key, available: archive.top.map(\.key))
+                }
+                return try decoder.decodeTopLevel(type, stored: stored)
             }
-            return try session.decodeTopLevel(type, stored: stored, codingPath: .root)
         } catch let error as KeyedArchiveError {
             throw DecodingError.archiveUnreadable(error)
         }

@@ -22,7 +22,8 @@ import Foundation
 /// coding path, decodes, and restores them, so nested values cost no decoder allocation. Only
 /// `superDecoder()` makes a new instance, since the decoder it returns may outlive the call.
 internal final class _ArchiveDecoder: Decoder {
-    /// The archive-wide state.
+    /// The archive-wide state, which counts its decoders (see
+    /// ``ArchiveDecodingSession/decoderCount``).
     let session: ArchiveDecodingSession
     /// The object (or inline value) being decoded; never a UID.
     @exclusivity(unchecked) private(set) var object: InPlaceValue
@@ -47,10 +48,15 @@ internal final class _ArchiveDecoder: Decoder {
     private static var nodePoolLimit: Int { 32 }
 
     init(session: ArchiveDecodingSession, object: InPlaceValue, uid: UID?, codingPath: CodingPathNode) {
+        session.decoderCount &+= 1
         self.session = session
         self.object = object
         self.uid = uid
         self.codingPathNode = codingPath
+    }
+
+    deinit {
+        self.session.decoderCount &-= 1
     }
 
     var codingPath: [any CodingKey] { self.codingPathNode.path }
@@ -263,6 +269,16 @@ extension _ArchiveDecoder {
 }
 
 extension _ArchiveDecoder {
+    /// Puts the decoder at its session's top level (at `codingPath`), with no object being read:
+    /// where a decoder made by ``init(topLevelOf:)`` starts. The pooled coding path nodes stay.
+    func startAtTopLevel(codingPath: CodingPathNode = .root) {
+        self.object = self.session.nullObject
+        self.uid = nil
+        self.codingPathNode = codingPath
+        self.objectSlots.pop(from: 0)
+        self.presentReference = -1
+    }
+
     /// Notes the object a reference leads to, as ``presentReference`` tells.
     @inline(__always)
     func notePresent(_ object: InPlaceValue, uid: UID, at reference: Int) {

@@ -27,6 +27,12 @@ internal struct BinaryPropertyListLayout {
 }
 
 extension BinaryPropertyListLayout {
+    /// The layout of a list of no objects, which a reader with no bytes has: every object index is
+    /// out of range.
+    static var empty: Self {
+        Self(objectCount: 0, topObjectIndex: 0, offsetSize: 1, referenceSize: 1, offsetTableOffset: 0)
+    }
+
     /// Validates the header, the trailer and the offset table of a whole file.
     /// - Parameters:
     ///   - bytes: The whole file.

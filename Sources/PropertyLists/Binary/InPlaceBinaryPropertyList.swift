@@ -30,7 +30,7 @@ package import Foundation
 /// owner calls before that buffer goes away if the list may outlive it.
 package final class InPlaceBinaryPropertyList {
     /// The bounds reading enforces.
-    package let limits: PropertyListLimits
+    @exclusivity(unchecked) package private(set) var limits: PropertyListLimits
     /// The number of objects in the offset table.
     package var objectCount: Int { self.readerState.pointee.layout.objectCount }
     /// The index of the top-level object.
@@ -41,11 +41,12 @@ package final class InPlaceBinaryPropertyList {
     /// A copy of the whole input, for reading it again another way.
     package var bytes: [UInt8] { Array(self.readerState.pointee.bytes) }
 
-    /// The objects, read from this list's copy of the bytes: valid as long as this list is.
-    package let reader: InPlaceReader
+    /// The objects, read from this list's copy of the bytes: valid as long as this list is, until
+    /// it reads other bytes.
+    @exclusivity(unchecked) package private(set) var reader: InPlaceReader
     /// The state ``reader`` points to: the copy of the bytes and the trailer's fields, checked
     /// against them. This list owns both and frees them.
-    private let readerState: UnsafeMutablePointer<InPlaceReader.State>
+    @exclusivity(unchecked) private var readerState: UnsafeMutablePointer<InPlaceReader.State>
 
     // One access at a time, each short: dynamic exclusivity checks would cost more than the work.
     @exclusivity(unchecked) private var strings: [Int: String] = [:]
@@ -53,7 +54,7 @@ package final class InPlaceBinaryPropertyList {
     /// The strings made last, each in the slot its object index picks: archives store each
     /// distinct string once and refer to it from every value that has it, so most strings are
     /// found here, not made again.
-    private let recentStrings: UnsafeMutableBufferPointer<RecentString>
+    @exclusivity(unchecked) private var recentStrings: UnsafeMutableBufferPointer<RecentString>
     /// Whether the bytes are this list's copy, which it frees, rather than the caller's.
     @exclusivity(unchecked) private var ownsBytes: Bool
 
@@ -63,25 +64,9 @@ package final class InPlaceBinaryPropertyList {
     ///   - limits: The bounds to enforce, now (input size, object count) and as objects are read.
     /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
     /// - Complexity: O(*n*) in the size of the input.
-    package init(copying input: some DataProtocol, limits: PropertyListLimits) throws(PropertyListError) {
-        let count = input.count
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 1))
-        let copied: Void? = input.withContiguousStorageIfAvailable { source in
-            UnsafeMutableRawBufferPointer(storage).copyMemory(from: UnsafeRawBufferPointer(source))
-        }
-        if copied == nil { _ = input.copyBytes(to: storage) }
-        let bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
-        let layout: BinaryPropertyListLayout
-        do {
-            layout = try BinaryPropertyListLayout(validating: bytes, limits: limits)
-        } catch {
-            storage.deallocate()
-            throw error
-        }
-        self.limits = limits
-        self.ownsBytes = true
-        (self.readerState, self.recentStrings) = Self.makeStorage(bytes: bytes, layout: layout, limits: limits)
-        self.reader = InPlaceReader(state: self.readerState)
+    package convenience init(copying input: some DataProtocol, limits: PropertyListLimits) throws(PropertyListError) {
+        let (bytes, layout) = try Self.copy(input, limits: limits)
+        self.init(bytes: bytes, layout: layout, limits: limits, ownsBytes: true)
     }
 
     /// Validates `bytes` as a binary property list and reads them in place, without a copy.
@@ -93,12 +78,107 @@ package final class InPlaceBinaryPropertyList {
     ///   - bytes: The whole file.
     ///   - limits: The bounds to enforce, now (input size, object count) and as objects are read.
     /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
-    package init(borrowing bytes: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) throws(PropertyListError) {
+    package convenience init(
+        borrowing bytes: UnsafeBufferPointer<UInt8>,
+        limits: PropertyListLimits
+    ) throws(PropertyListError) {
         let layout = try BinaryPropertyListLayout(validating: bytes, limits: limits)
+        self.init(bytes: bytes, layout: layout, limits: limits, ownsBytes: false)
+    }
+
+    private init(
+        bytes: UnsafeBufferPointer<UInt8>,
+        layout: BinaryPropertyListLayout,
+        limits: PropertyListLimits,
+        ownsBytes: Bool
+    ) {
         self.limits = limits
-        self.ownsBytes = false
+        self.ownsBytes = ownsBytes
         (self.readerState, self.recentStrings) = Self.makeStorage(bytes: bytes, layout: layout, limits: limits)
         self.reader = InPlaceReader(state: self.readerState)
+    }
+
+    /// Reads other bytes, in place, as ``init(borrowing:limits:)`` does, in this list: its storage
+    /// is kept if it fits (a list of about as many objects), so that
+    /// reading one small archive after another allocates nothing here.
+    ///
+    /// Every value, region and reader of the list from before is invalid afterwards, ``reader``
+    /// included: the caller reads ``reader`` again. If `bytes` are not a binary property list, the
+    /// list is left as it was.
+    /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
+    package func read(borrowing bytes: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) throws(PropertyListError)
+    {
+        let layout = try BinaryPropertyListLayout(validating: bytes, limits: limits)
+        self.replace(bytes: bytes, layout: layout, limits: limits, ownsBytes: false)
+    }
+
+    /// Reads a copy of other bytes, as ``init(copying:limits:)`` does, in this list, as
+    /// ``read(borrowing:limits:)`` does.
+    /// - Throws: ``PropertyListError`` if the header, trailer or offset table is invalid.
+    package func read(copying input: some DataProtocol, limits: PropertyListLimits) throws(PropertyListError) {
+        let (bytes, layout) = try Self.copy(input, limits: limits)
+        self.replace(bytes: bytes, layout: layout, limits: limits, ownsBytes: true)
+    }
+
+    /// A validated copy of `input`, which the caller frees.
+    private static func copy(
+        _ input: some DataProtocol,
+        limits: PropertyListLimits
+    ) throws(PropertyListError) -> (UnsafeBufferPointer<UInt8>, BinaryPropertyListLayout) {
+        let count = input.count
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 1))
+        let copied: Void? = input.withContiguousStorageIfAvailable { source in
+            UnsafeMutableRawBufferPointer(storage).copyMemory(from: UnsafeRawBufferPointer(source))
+        }
+        if copied == nil { _ = input.copyBytes(to: storage) }
+        let bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
+        do {
+            return (bytes, try BinaryPropertyListLayout(validating: bytes, limits: limits))
+        } catch {
+            storage.deallocate()
+            throw error
+        }
+    }
+
+    /// Puts validated bytes in place of the list's.
+    private func replace(
+        bytes: UnsafeBufferPointer<UInt8>,
+        layout: BinaryPropertyListLayout,
+        limits: PropertyListLimits,
+        ownsBytes: Bool
+    ) {
+        self.release()
+        self.limits = limits
+        self.ownsBytes = ownsBytes
+        let state = InPlaceReader.State(bytes: bytes, layout: layout, limits: limits)
+        // A table up to four times the size the list needs serves it as well (slots are picked by
+        // masking) and costs little more to clear; a smaller one would find fewer strings.
+        let slots = RecentString.slotCount(objectCount: layout.objectCount)
+        if slots <= self.recentStrings.count, self.recentStrings.count <= slots &* 4 {
+            self.readerState.pointee = state
+        } else {
+            self.freeStorage()
+            (self.readerState, self.recentStrings) = Self.makeStorage(bytes: bytes, layout: layout, limits: limits)
+            self.reader = InPlaceReader(state: self.readerState)
+        }
+    }
+
+    /// Lets go of the bytes and of every string and data value made from them: the list has no
+    /// objects until ``read(borrowing:limits:)`` or ``read(copying:limits:)`` gives it bytes
+    /// again. Frees the list's own copy of the bytes, if it has one.
+    package func release() {
+        for slot in self.recentStrings.indices where self.recentStrings[slot].object != .min {
+            self.recentStrings[slot] = RecentString(object: .min, string: "")
+        }
+        if !self.strings.isEmpty { self.strings = [:] }
+        if !self.datas.isEmpty { self.datas = [:] }
+        if self.ownsBytes { UnsafeMutableBufferPointer(mutating: self.readerState.pointee.bytes).deallocate() }
+        self.ownsBytes = false
+        self.readerState.pointee = InPlaceReader.State(
+            bytes: UnsafeBufferPointer(start: nil, count: 0),
+            layout: .empty,
+            limits: self.limits
+        )
     }
 
     /// Copies borrowed bytes into the list's own storage, which readers then read: the list stays
@@ -115,11 +195,15 @@ package final class InPlaceBinaryPropertyList {
     }
 
     deinit {
-        let bytes = self.readerState.pointee.bytes
+        if self.ownsBytes { UnsafeMutableBufferPointer(mutating: self.readerState.pointee.bytes).deallocate() }
+        self.freeStorage()
+    }
+
+    /// Frees what ``makeStorage(bytes:layout:limits:)`` made.
+    private func freeStorage() {
         self.recentStrings.deinitialize()
         self.readerState.deinitialize(count: 1)
         UnsafeMutableRawPointer(self.readerState).deallocate()
-        if self.ownsBytes { UnsafeMutableBufferPointer(mutating: bytes).deallocate() }
     }
 
     /// The reader's state and the table of recent strings, in one allocation (the state first),
