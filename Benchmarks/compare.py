@@ -23,6 +23,7 @@ CoderBenchmarks: for every "KeyedArchiving.<encode|decode>/<records>", prints ou
 speedup against PropertyListEncoder/Decoder, JSONEncoder/Decoder and NSKeyedArchiver/Unarchiver
 at the same record count (where they ran), whether the targets (10x property list, 5x JSON) are
 met and how they compare with the Codable floor ("CodableFloor.<op>/<records>"), then the allocations per record and peak resident memory of every coder.
+The Interleaved.* and Single.* rows (timed in turns in one process) print their ratios.
 """
 
 import re
@@ -83,8 +84,11 @@ def parse(text):
         elif label.startswith("Malloc (total)"):
             scale = COUNT_SCALES.get(units[-1], 1.0) if len(units) > 1 else 1.0
             results[name]["mallocs"] = p50 * scale
-        elif label.startswith(("directPerMilleOfFloor", "perRecordPerMilleOf1k", "plistPerMilleOf", "jsonPerMilleOf")):
-            # Interleaved.*: per-mille ratios, one per iteration; the p50 of the iterations.
+        elif label.startswith(
+            ("directPerMilleOfFloor", "perRecordPerMilleOf1k", "plistPerMilleOf", "jsonPerMilleOf", "directNanoseconds")
+        ):
+            # Interleaved.* and Single.*: per-mille ratios (and Single.*'s time per value), one per
+            # iteration; the p50 of the iterations.
             metric = label.split()[0]
             results[name][metric] = p50
         elif label.startswith("Memory (resident peak)") or label.startswith("Memory Δ (resident peak)"):
@@ -373,6 +377,43 @@ def print_interleaved(results):
     return bool(interleaved or scalings)
 
 
+def print_single(results):
+    """The `Single.*` benchmarks: one value per archive, the direct path against the floor and
+    Foundation's coders, timed in turns in one process. Returns False when the input has none."""
+    values = sorted({name.split("/", 1)[1] for name in results if name.startswith("Single.")})
+    rows = []
+    for value in values:
+        row = [value]
+        for operation in ("encode", "decode"):
+            measured = results.get(f"Single.{operation}/{value}", {})
+            nanoseconds = measured.get("directNanosecondsPerValue")
+            row.append(f"{nanoseconds / 1000:.2f} µs" if nanoseconds is not None else "–")
+            row.append(
+                f"{measured['directPerMilleOfFloor'] / 1000:.1f}×" if "directPerMilleOfFloor" in measured else "–"
+            )
+            for metric in ("jsonPerMilleOfDirect", "plistPerMilleOfDirect"):
+                row.append(f"{measured[metric] / 1000:.2f}×" if metric in measured else "–")
+        rows.append(row)
+    if rows:
+        print("One value per archive, timed in turns in one process (Single.*; medians of the iterations):\n")
+        print_table(
+            (
+                "value",
+                "direct encode",
+                "× floor",
+                "JSON ÷ direct",
+                "plist ÷ direct",
+                "direct decode",
+                "× floor",
+                "JSON ÷ direct",
+                "plist ÷ direct",
+            ),
+            rows,
+        )
+        print("\nTargets (issue 33): direct ≤ 2× the floor and JSON ÷ direct ≥ 5, both ways.")
+    return bool(rows)
+
+
 def main():
     text = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
     results = parse(text)
@@ -384,7 +425,7 @@ def main():
             if "mallocs" in counted.get(name, {}):
                 result["mallocs"] = counted[name]["mallocs"]
     printed_coders = print_coders(results)
-    for printer in (print_direct, print_interleaved):
+    for printer in (print_direct, print_interleaved, print_single):
         if printer(results):
             print()
             printed_coders = True
