@@ -12,7 +12,8 @@ import SwiftDiagnostics
 public import SwiftSyntax
 public import SwiftSyntaxMacros
 
-/// `@ArchiveKey`, `@ArchiveIgnored`, `@ArchiveFallback` and `@ArchiveUnknownCase`: markers that
+/// `@ArchiveKey`, `@ArchiveIgnored`, `@ArchiveFallback`, `@ArchiveUnwrapped` and
+/// `@ArchiveUnknownCase`: markers that
 /// `@Archivable` reads. They expand to nothing; they only check where they are written.
 public struct ArchiveAttributeMacro: PeerMacro {
     /// Expands to nothing, after diagnosing an attribute on a declaration it does not apply to.

@@ -50,7 +50,9 @@ struct ArchivedEnumCase {
         let attributes = ArchiveAttributes(declaration.attributes, diagnostics: &diagnostics)
         // Misplaced attributes are reported by the attribute macros themselves.
         let hasAttribute = attributes.key != nil || attributes.unknownCase != nil
-        if attributes.ignored != nil || attributes.fallback != nil || (hasAttribute && declaration.elements.count > 1) {
+        if attributes.ignored != nil || attributes.fallback != nil || attributes.unwrapped != nil
+            || (hasAttribute && declaration.elements.count > 1)
+        {
             return nil
         }
         var keys: [String]?

@@ -91,7 +91,9 @@ struct ArchivedProperty {
         guard !modifiers.contains("static"), !modifiers.contains("class") else { return [] }
         let count = diagnostics.count
         let attributes = ArchiveAttributes(variable.attributes, diagnostics: &diagnostics)
-        let hasAttribute = attributes.key != nil || attributes.ignored != nil || attributes.fallback != nil
+        let hasAttribute =
+            attributes.key != nil || attributes.ignored != nil || attributes.fallback != nil
+            || attributes.unwrapped != nil
         // Misplaced attributes are reported by the attribute macros themselves.
         if attributes.unknownCase != nil || (hasAttribute && variable.bindings.count > 1) { return nil }
         var properties: [ArchivedProperty] = []

@@ -122,10 +122,13 @@ struct ArchiveAttributes {
     var fallback: AttributeSyntax?
     /// `@ArchiveUnknownCase`, if present.
     var unknownCase: AttributeSyntax?
+    /// `@ArchiveUnwrapped`, if present: no attribute is taken for a property wrapper.
+    var unwrapped: AttributeSyntax?
     /// Whether another attribute is present, which may be a property wrapper: its storage and
     /// accessors then take the isolation of the wrapper type.
     var hasOthers = false
-    /// The first attribute taken for a property wrapper (``isWrapperName(_:)``).
+    /// The first attribute taken for a property wrapper (``isWrapperName(_:)``), unless the
+    /// declaration is `@ArchiveUnwrapped`.
     var wrapper: AttributeSyntax?
 
     /// The attributes a stored property can carry that are not property wrappers: the
@@ -159,6 +162,7 @@ struct ArchiveAttributes {
             case "ArchiveIgnored": slot = \.ignored
             case "ArchiveFallback": slot = \.fallback
             case "ArchiveUnknownCase": slot = \.unknownCase
+            case "ArchiveUnwrapped": slot = \.unwrapped
             default:
                 self.hasOthers = true
                 if self.wrapper == nil && Self.isWrapperName(name) { self.wrapper = attribute }
@@ -170,6 +174,7 @@ struct ArchiveAttributes {
                 self[keyPath: slot] = attribute
             }
         }
+        if self.unwrapped != nil { self.wrapper = nil }
     }
 
     /// The unqualified name of `attribute`, such as `ArchiveKey` for `@KeyedArchivingMacros.ArchiveKey`.

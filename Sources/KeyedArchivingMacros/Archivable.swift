@@ -23,6 +23,8 @@
 /// - A stored property of type `ArchiveUnknownFields` keeps the keys the type does not know and
 ///   writes them back.
 /// - ``ArchiveUnknownCase()`` names the case an unknown stored case decodes to.
+/// - A property wrapper's storage is archived as synthesized `Codable` archives it;
+///   ``ArchiveUnwrapped()`` archives the property's value instead.
 /// - `version` and `previousVersion` version the type and migrate older data step by step.
 ///
 /// ```swift
@@ -182,6 +184,17 @@ public macro ArchiveIgnored() = #externalMacro(module: "KeyedArchivingMacrosPlug
 /// else as a warning on standard error.
 @attached(peer)
 public macro ArchiveFallback() = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchiveAttributeMacro")
+
+/// Archives a property of an `@Archivable` type as the value it reads, not as the storage of an
+/// attribute it carries that `@Archivable` would take for a property wrapper: for an attribute
+/// that is no wrapper (a macro of your own, a global actor whose name does not end in `Actor`),
+/// or a wrapper whose value alone should be archived. Decoding assigns the property.
+///
+/// ```swift
+/// @ArchiveUnwrapped @Indexed var title: String
+/// ```
+@attached(peer)
+public macro ArchiveUnwrapped() = #externalMacro(module: "KeyedArchivingMacrosPlugin", type: "ArchiveAttributeMacro")
 
 /// Marks the case of an `@Archivable` enum that a stored case or raw value the enum does not know
 /// decodes to, reported like a fallback. The case has no associated values.

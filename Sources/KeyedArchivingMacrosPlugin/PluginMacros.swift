@@ -51,7 +51,8 @@ public struct ArchivableMacro: ExtensionMacro, MemberMacro {
     }
 }
 
-/// `@ArchiveKey`, `@ArchiveIgnored`, `@ArchiveFallback` and `@ArchiveUnknownCase`: see
+/// `@ArchiveKey`, `@ArchiveIgnored`, `@ArchiveFallback`, `@ArchiveUnwrapped` and
+/// `@ArchiveUnknownCase`: see
 /// `ArchivableMacroSupport.ArchiveAttributeMacro`.
 public struct ArchiveAttributeMacro: PeerMacro {
     /// Nothing, after checking where the attribute is written.

@@ -74,6 +74,22 @@ struct SpeakerTwin: Codable, Equatable {
     var name = ""
 }
 
+/// Wrapped properties marked `@ArchiveUnwrapped`: archived as the values they read, as the twin
+/// without wrappers archives them, and assigned when decoded (through ``Clamped``'s setter).
+@Archivable
+struct Thermostat: Equatable {
+    @ArchiveUnwrapped @Boxed var target: Int
+    @ArchiveUnwrapped @Clamped var fan = 3
+    var room = ""
+}
+
+/// ``Thermostat``'s twin, without wrappers, with synthesized `Codable`.
+struct ThermostatTwin: Codable, Equatable {
+    var target: Int
+    var fan = 3
+    var room = ""
+}
+
 /// A generic wrapper with synthesized `Codable`, conditional on its value's: a keyed object whose
 /// one key is `wrappedValue`, the shape a wrapper written in a minute has.
 @propertyWrapper

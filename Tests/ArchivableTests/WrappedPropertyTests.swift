@@ -136,6 +136,26 @@ import Testing
         try Self.expectTwinBytes(Self.sparsePlaylist(), Self.sparsePlaylistTwin(), className: "Playlist")
     }
 
+    /// `@ArchiveUnwrapped` wrapped properties are archived as the twin without wrappers archives
+    /// its plain properties, on both paths, and read back through the wrapper: a value the twin
+    /// stores out of ``Clamped``'s range is clamped.
+    @Test(arguments: BothPaths.modes)
+    func unwrappedPropertiesArchiveTheirValues(mode: DirectArchiving) throws {
+        var twinEncoder = KeyedArchiveEncoder()
+        twinEncoder.setClassName("Thermostat", for: ThermostatTwin.self)
+        var thermostat = Thermostat(target: 21, room: "hall")
+        thermostat.fan = 4
+        let archive = try BothPaths.encoder(mode).encode(thermostat)
+        let twin = ThermostatTwin(target: 21, fan: 4, room: "hall")
+        #expect(archive == (try twinEncoder.encode(twin)))
+        #expect(try BothPaths.decoder(mode).decode(Thermostat.self, from: archive) == thermostat)
+        let loud = try twinEncoder.encode(ThermostatTwin(target: 19, fan: 12))
+        let decoded = try BothPaths.decoder(mode).decode(Thermostat.self, from: loud)
+        #expect(decoded.target == 19)
+        #expect(decoded.fan == 10)
+        #expect(try JSONDecoder().decode(Thermostat.self, from: JSONEncoder().encode(twin)) == thermostat)
+    }
+
     /// Wrappers that are not `Codable`, with and without `init(wrappedValue:)`: their wrapped
     /// values, as the hand-written twin writes them, and as the expansion before wrappers were
     /// archived wrote them.

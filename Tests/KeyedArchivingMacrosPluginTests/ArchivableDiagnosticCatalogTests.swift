@@ -209,6 +209,11 @@ import Testing
             messages: ["'@ArchiveFallback' applies to stored instance properties only"]
         ),
         Misuse(
+            name: "ArchiveUnwrapped on an enum case",
+            source: "@Archivable\nenum Mood {\n    @ArchiveUnwrapped case calm\n}",
+            messages: ["'@ArchiveUnwrapped' applies to stored instance properties only"]
+        ),
+        Misuse(
             name: "ArchiveIgnored on an enum case",
             source: "@Archivable\nenum Mood {\n    @ArchiveIgnored case calm\n}",
             messages: ["'@ArchiveIgnored' applies to stored instance properties only"]

@@ -337,6 +337,74 @@ import Testing
         )
     }
 
+    /// `@ArchiveUnwrapped` properties are archived as properties without attributes are, whatever
+    /// else they carry: no storage (`_target`) is named.
+    @Test func unwrappedProperties() {
+        assertArchivable(
+            #"""
+            @Archivable
+            struct Thermostat {
+                @ArchiveUnwrapped @Boxed var target: Int
+                @Indexed @ArchiveUnwrapped var room = ""
+            }
+            """#,
+            expandedSource: #"""
+                struct Thermostat {
+                    @Boxed var target: Int
+                    @Indexed var room = ""
+                }
+
+                extension Thermostat: Swift.Decodable, Swift.Encodable {
+                    private enum CodingKeys: Swift.String, KeyedArchiving.ArchiveFieldCodingKey {
+                        case target
+                        case room
+                        case _archiveVersion = "archiveVersion"
+
+                        init(archiveField index: Swift.Int) {
+                            switch index {
+                            case 1:
+                                self = .target
+                            case 2:
+                                self = .room
+                            default:
+                                self = ._archiveVersion
+                            }
+                        }
+                    }
+
+                    init(from decoder: any Swift.Decoder) throws {
+                        self = try KeyedArchiving.ArchiveContainerFieldReader<CodingKeys>.read(from: decoder) {
+                            try Self(archiveFields: &$0)
+                        }
+                    }
+
+                    func encode(to encoder: any Swift.Encoder) throws {
+                        try KeyedArchiving.ArchiveContainerFieldWriter<CodingKeys>.write(to: encoder) {
+                            try self.encodeArchiveFields(to: &$0)
+                        }
+                    }
+
+                    private init<Reader: KeyedArchiving.ArchiveFieldReader & ~Copyable>(archiveFields reader: inout Reader) throws {
+                        _ = try reader.decodeVersion(of: Self.self, at: 0)
+                        self.target = try reader.decode(at: 1)
+                        try reader.decodeIfPresent(into: &self.room, at: 2)
+                    }
+
+                    private func encodeArchiveFields<Writer: KeyedArchiving.ArchiveFieldWriter & ~Copyable>(to writer: inout Writer) throws {
+                        try writer.encode(self.target, at: 1)
+                        try writer.encodeDefaulted(self.room, at: 2)
+                    }
+                }
+
+                extension Thermostat: KeyedArchiving.ArchiveVersioned {
+                    static var archiveVersion: Swift.Int {
+                        1
+                    }
+                }
+                """#
+        )
+    }
+
     /// Wrapped properties: the storage (`_volume`) when the wrapper is `Codable`, as synthesized
     /// `Codable` archives it, else the wrapped value by the property's rule; read as the wrapper,
     /// or as the wrapped value where the key holds that. Attributes that are not wrappers (the

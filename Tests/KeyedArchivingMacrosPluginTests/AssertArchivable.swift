@@ -35,6 +35,7 @@ let archivableMacroSpecs: [String: MacroSpec] = [
     "ArchiveIgnored": MacroSpec(type: ArchiveAttributeMacro.self),
     "ArchiveFallback": MacroSpec(type: ArchiveAttributeMacro.self),
     "ArchiveUnknownCase": MacroSpec(type: ArchiveAttributeMacro.self),
+    "ArchiveUnwrapped": MacroSpec(type: ArchiveAttributeMacro.self),
 ]
 
 /// The macros under test when the type is also to conform to the direct protocols, as the

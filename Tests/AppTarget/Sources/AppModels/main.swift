@@ -154,6 +154,31 @@ struct Trimmed: Equatable {
     init() {}
 }
 
+/// A wrapped property marked `@ArchiveUnwrapped`: archived as the plain value its twin stores, and
+/// assigned through the wrapper (clamped) when decoded.
+@Archivable
+struct Dimmer: Equatable {
+    @ArchiveUnwrapped @Clamped var level = 5
+}
+
+/// ``Dimmer``'s twin, without the wrapper.
+struct DimmerTwin: Codable, Equatable {
+    var level = 5
+}
+
+var dimmer = Dimmer()
+dimmer.level = 7
+var dimmerTwinEncoder = KeyedArchiveEncoder()
+dimmerTwinEncoder.setClassName("Dimmer", for: DimmerTwin.self)
+check(
+    try KeyedArchiveEncoder().encode(dimmer) == dimmerTwinEncoder.encode(DimmerTwin(level: 7)),
+    "an @ArchiveUnwrapped property archived as its value"
+)
+check(
+    try KeyedArchiveDecoder().decode(Dimmer.self, from: dimmerTwinEncoder.encode(DimmerTwin(level: 12))).level == 10,
+    "an @ArchiveUnwrapped property decoded through its wrapper"
+)
+
 /// Wrappers that are not `Codable`, with and without `init(wrappedValue:)`, and one around an
 /// optional: their wrapped values are archived.
 @Archivable
