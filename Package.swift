@@ -104,11 +104,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // CI's gate on the coders' allocations, in a release build: the test process's `malloc`
-        // family counted (glibc only) while 1,000 cats are encoded and decoded on both paths.
+        // family counted (glibc only) while 1,000 cats are encoded and decoded on both paths, and
+        // their property list parsed, written and rewritten.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .executableTarget(
             name: "allocation-budget",
-            dependencies: ["KeyedArchiving", "AllocationCounter"],
+            dependencies: ["PropertyLists", "KeyedArchiving", "AllocationCounter"],
             path: "Tests/AllocationBudget"
         ),
         .testTarget(
