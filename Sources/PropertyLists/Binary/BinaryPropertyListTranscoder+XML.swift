@@ -9,15 +9,16 @@
 //===----------------------------------------------------------------------===//
 
 extension BinaryPropertyListTranscoder {
-    /// The keys (decoded) and value indexes of a dictionary, a repeated key keeping its first
-    /// position and its last value, as ``PropertyListDictionary`` reads them.
-    func dictionaryEntries(
+    /// Reads the keys (decoded) and value indexes of a dictionary onto ``pendingEntries``, a
+    /// repeated key keeping its first position and its last value, as ``PropertyListDictionary``
+    /// reads them.
+    /// - Returns: How many entries were added.
+    mutating func pushDictionaryEntries(
         _ header: ObjectHeader,
         at offset: Int
-    ) throws(PropertyListError) -> [(key: String, value: Int)] {
-        var entries: [(key: String, value: Int)] = []
-        entries.reserveCapacity(header.count)
-        var positions: [String: Int] = [:]
+    ) throws(PropertyListError) -> Int {
+        let start = self.pendingEntries.count
+        if header.count > 1 { self.keyPositions.removeAll(keepingCapacity: true) }
         var keyPosition = header.payload
         var valuePosition = header.payload + header.count * self.referenceSize
         for _ in 0..<header.count {
@@ -34,16 +35,17 @@ extension BinaryPropertyListTranscoder {
                 )
             }
             let value = self.reference(at: valuePosition)
-            if header.count > 1, let earlier = positions.updateValue(entries.count, forKey: key) {
-                positions[key] = earlier
-                entries[earlier].value = value
+            let position = self.pendingEntries.count
+            if header.count > 1, let earlier = self.keyPositions.updateValue(position, forKey: key) {
+                self.keyPositions[key] = earlier
+                self.pendingEntries[earlier].value = value
             } else {
-                entries.append((key, value))
+                self.pendingEntries.append((key, value))
             }
             keyPosition &+= self.referenceSize
             valuePosition &+= self.referenceSize
         }
-        return entries
+        return self.pendingEntries.count - start
     }
 
     /// Writes the object at `index` and its descendants; stops early once `stopped()` is true.
@@ -76,25 +78,35 @@ extension BinaryPropertyListTranscoder {
             self.leave(index)
         case .dictionary:
             try self.enter(index, at: offset)
-            let entries = try self.dictionaryEntries(header, at: offset)
+            let start = self.pendingEntries.count
+            let count = try self.pushDictionaryEntries(header, at: offset)
             emitter.indent(depth)
-            guard !entries.isEmpty else {
+            guard count > 0 else {
                 emitter.append("<dict/>\n")
                 self.leave(index)
                 return
             }
             emitter.append("<dict>\n")
-            var order = Array(entries.indices)
-            order.sort { XMLPlistEmitter.precedesInUTF16Order(entries[$0].key, entries[$1].key) }
-            for position in order {
+            let slots = XMLPlistEmitter.appendSorted(start..<(start + count), to: &emitter.keyOrder) {
+                self.pendingEntries[$0].key
+            }
+            for slot in slots {
+                let position = emitter.keyOrder[slot]
                 emitter.indent(depth + 1)
                 emitter.append("<key>")
-                emitter.appendEscaped(entries[position].key)
+                emitter.appendEscaped(self.pendingEntries[position].key)
                 emitter.append("</key>\n")
-                try self.emitXML(entries[position].value, depth: depth + 1, into: &emitter, stopped: stopped)
+                try self.emitXML(
+                    self.pendingEntries[position].value,
+                    depth: depth + 1,
+                    into: &emitter,
+                    stopped: stopped
+                )
                 if stopped() { return }
                 emitter.flushIfFull()
             }
+            emitter.keyOrder.removeSubrange(slots)
+            self.pendingEntries.removeSubrange(start...)
             emitter.indent(depth)
             emitter.append("</dict>\n")
             self.leave(index)

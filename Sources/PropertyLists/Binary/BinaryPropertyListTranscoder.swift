@@ -127,6 +127,13 @@ internal struct BinaryPropertyListTranscoder {
     var pendingValues: [BinaryPropertyListBuilder.Value] = []
     /// The references of the values of the dictionaries a binary rewrite is adding, innermost last.
     var pendingReferences: [Int] = []
+    /// The entries of the dictionaries an XML rewrite is writing, innermost last (the emitter keeps
+    /// the order it writes them in): one stack for the whole walk, where arrays per dictionary made
+    /// three allocations or more each.
+    var pendingEntries: [(key: String, value: Int)] = []
+    /// Where each key of the dictionary being read was found, for duplicate keys; emptied for each
+    /// dictionary, its storage kept.
+    var keyPositions: [String: Int] = [:]
 
     init(reader: BinaryPropertyListReader, objects: InPlaceReader, buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer

@@ -73,6 +73,9 @@ internal struct XMLPlistEmitter {
     /// Where chunks go when writing in chunks; `nil` collects the whole document in ``output``.
     var flush: (([UInt8]) -> Void)?
     var chunkSize = Int.max
+    /// The positions of the entries of the dictionaries being written, innermost last, each run
+    /// sorted by key (see ``appendSorted(_:to:key:)``).
+    var keyOrder: [Int] = []
 
     mutating func emitDocument(_ value: PropertyListValue) {
         self.appendHeader()
@@ -169,8 +172,9 @@ internal struct XMLPlistEmitter {
                 return
             }
             self.append("<dict>\n")
-            for index in Self.sortedIndices(dictionary) {
-                let entry = dictionary[index]
+            let slots = Self.appendSorted(dictionary.indices, to: &self.keyOrder) { dictionary[$0].key }
+            for slot in slots {
+                let entry = dictionary[self.keyOrder[slot]]
                 self.indent(depth + 1)
                 self.append("<key>")
                 self.appendEscaped(entry.key)
@@ -178,6 +182,7 @@ internal struct XMLPlistEmitter {
                 self.emit(entry.value, depth: depth + 1)
                 self.flushIfFull()
             }
+            self.keyOrder.removeSubrange(slots)
             self.indent(depth)
             self.append("</dict>\n")
         case .uid(let uid):
@@ -248,13 +253,25 @@ internal struct XMLPlistEmitter {
         XMLRealFormatter.appendDecimal(magnitude, to: &self.output)
     }
 
-    /// The positions of `dictionary`'s entries in CoreFoundation's order: `CFStringCompare` with no
-    /// options, which compares UTF-16 code units.
-    static func sortedIndices(_ dictionary: PropertyListDictionary) -> [Int] {
-        var indices = Array(dictionary.indices)
-        guard indices.count > 1 else { return indices }
-        indices.sort { Self.precedesInUTF16Order(dictionary[$0].key, dictionary[$1].key) }
-        return indices
+    /// Appends the positions of a dictionary's entries to `order`, sorted by their keys in
+    /// CoreFoundation's order (`CFStringCompare` with no options, which compares UTF-16 code units),
+    /// and returns where they are in `order`. The caller removes them when it is done: a stack of
+    /// runs serves nested dictionaries without an array each.
+    static func appendSorted(
+        _ positions: Range<Int>,
+        to order: inout [Int],
+        key: (Int) -> String
+    ) -> Range<Int> {
+        let start = order.count
+        order.append(contentsOf: positions)
+        if positions.count > 1 {
+            // In the list's own memory: sorting the slice `order[start...]` copied it.
+            order.withUnsafeMutableBufferPointer { buffer in
+                var run = UnsafeMutableBufferPointer(rebasing: buffer[start...])
+                run.sort { Self.precedesInUTF16Order(key($0), key($1)) }
+            }
+        }
+        return start..<order.count
     }
 
     /// Whether `lhs` sorts before `rhs` by UTF-16 code units.
