@@ -125,7 +125,8 @@ extension DecodedClassInfo {
 
     /// Keeps `info` for ``known(at:in:)``.
     static func remember(_ info: DecodedClassInfo) {
-        let slot = Self.slot(InPlaceReader.hash(info.name.utf8))
+        var name = info.name
+        let slot = Self.slot(name.withUTF8(InPlaceReader.hash))
         Self.knownClasses.withLock { $0[slot] = info }
     }
 

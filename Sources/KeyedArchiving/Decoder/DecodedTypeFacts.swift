@@ -42,7 +42,7 @@ internal final class DecodedTypeFacts: @unchecked Sendable {
         self.objectDecoder = objectDecoder
         let names = objectDecoder?.archiveObjectKeys.names ?? []
         let stored = names.map { Array(KeyedArchive.escapedKey($0.description).utf8) }
-        self.objectKeys = (names, stored, stored.map { InPlaceReader.hash($0) })
+        self.objectKeys = (names, stored, stored.map { $0.withUnsafeBufferPointer(InPlaceReader.hash) })
         self.rawValueDecoder = type as? any ArchiveRawValueCodable.Type
     }
 

@@ -91,7 +91,17 @@ internal final class ArchiveEncodingTypeFacts: @unchecked Sendable {
     /// unqualified Swift name.
     private static func defaultName(of type: Any.Type) -> String {
         if let naming = type as? any ArchivedClassNaming.Type { return naming.archivedClassName }
-        return String(describing: type)
+        return Self.swiftName(of: type)
+    }
+
+    /// A type's unqualified Swift name (`Cat`, `Box<Int>`), what `String(describing: type)` gives.
+    ///
+    /// `String(describing:)` first asks whether the metatype is `TextOutputStreamable`,
+    /// `CustomStringConvertible` or `CustomDebugStringConvertible`, which no metatype is; each first
+    /// answer scans every conformance record in the process: about 0.5 million instructions a
+    /// type, more than half of the first archive a process writes.
+    static func swiftName(of type: Any.Type) -> String {
+        _typeName(type, qualified: false)
     }
 
     /// The facts of every type met so far in the process, by identifier.

@@ -240,7 +240,7 @@ public enum ArchiveEvolution {
         Self.report(
             ArchiveFallback(
                 kind: .initialValue,
-                typeName: String(describing: type),
+                typeName: ArchiveEncodingTypeFacts.swiftName(of: type),
                 key: key,
                 codingPath: codingPath.map(Self.pathComponent),
                 error: error
@@ -259,7 +259,7 @@ public enum ArchiveEvolution {
         Self.report(
             ArchiveFallback(
                 kind: .unknownCase,
-                typeName: String(describing: type),
+                typeName: ArchiveEncodingTypeFacts.swiftName(of: type),
                 key: stored,
                 codingPath: decoder.codingPath.map(Self.pathComponent)
             ),

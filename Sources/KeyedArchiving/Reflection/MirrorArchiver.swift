@@ -181,7 +181,7 @@ private struct MirrorArchivingSession: ~Copyable {
     }
 
     private static func className(of type: Any.Type) -> String {
-        String(describing: type)
+        ArchiveEncodingTypeFacts.swiftName(of: type)
     }
 
     /// The leaf for strings, numbers, Booleans and data.
