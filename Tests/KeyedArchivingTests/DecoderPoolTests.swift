@@ -163,4 +163,24 @@ import Testing
             }
         }
     }
+
+    /// ``DirectPlace``'s fields with their keys the other way round.
+    struct ReversedPlace: Codable {
+        var city: String
+        var country: String
+    }
+
+    /// A kept session remembers which key sat where in the last archive of a type, as a hint: an
+    /// archive of the type whose keys lie elsewhere (here, swapped) is still read by its keys.
+    @Test func keysLaidOutOtherwiseThanLastTimeAreReadByTheirNames() throws {
+        let decoder = KeyedArchiveDecoder()
+        let place = DirectPlace(country: "France", city: "Paris")
+        let usual = try KeyedArchiveEncoder().encode(place)
+        let swapped = try KeyedArchiveEncoder().encode(ReversedPlace(city: "Paris", country: "France"))
+        #expect(usual != swapped)
+        for _ in 0..<3 {
+            #expect(try decoder.decode(DirectPlace.self, from: usual) == place)
+            #expect(try decoder.decode(DirectPlace.self, from: swapped) == place)
+        }
+    }
 }

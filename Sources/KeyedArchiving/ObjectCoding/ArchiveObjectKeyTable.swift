@@ -23,7 +23,9 @@ internal final class ArchiveObjectKeyTable {
     private let storedHashes: [UInt64]
     /// By entry position, the key object last found there, or -1.
     @exclusivity(unchecked) private var seenKeyObjects: [Int] = []
-    /// By entry position, the index of the key that key object is, or -1 for none.
+    /// By entry position, the index of the key that key object is, or -1 for none. After
+    /// ``forgetKeyObjects()``, the key last seen at each position: a hint, checked against the next
+    /// archive's key object by its bytes.
     @exclusivity(unchecked) private var seenKeys: [Int] = []
 
     /// How many entry positions are remembered: objects of a type have few keys, and a larger
@@ -41,11 +43,12 @@ internal final class ArchiveObjectKeyTable {
     /// The number of keys.
     var count: Int { self.names.count }
 
-    /// Forgets which key objects sat where, for the next archive's objects, keeping the lists'
-    /// storage.
+    /// Forgets which key objects sat where, for the next archive's objects, keeping which key
+    /// sat at each position: archives of one type lay their objects out alike, and a key object
+    /// whose bytes are the key's is that key, found with one comparison instead of a hash and a
+    /// search.
     func forgetKeyObjects() {
-        self.seenKeyObjects.removeAll(keepingCapacity: true)
-        self.seenKeys.removeAll(keepingCapacity: true)
+        for position in self.seenKeyObjects.indices { self.seenKeyObjects[position] = -1 }
     }
 
     /// The index of the key whose string is the key object at `position` of an object, or -1 if
@@ -60,6 +63,12 @@ internal final class ArchiveObjectKeyTable {
 
     @inline(never)
     private func learnKeyIndex(ofKeyObject keyObject: Int, at position: Int, reader: InPlaceReader) -> Int {
+        if position < self.seenKeys.count, case let hint = self.seenKeys[position], hint >= 0,
+            self.storedKeys[hint].withUnsafeBufferPointer({ reader.isString(keyObject, equalTo: $0) })
+        {
+            self.seenKeyObjects[position] = keyObject
+            return hint
+        }
         var found = -1
         // An ASCII key object (every key writers store) is compared only with the keys of its hash.
         let hash = reader.asciiStringHash(keyObject)
