@@ -56,8 +56,8 @@ internal final class ArchiveDecoderPool: Sendable {
         }
     }
 
-    /// A decoder at the top level of the archive `list` makes (see
-    /// ``withDecoder(options:list:_:)``): a kept one, started on it, or a new one. The caller
+    /// A decoder of the archive `list` makes (see ``withDecoder(options:list:_:)``): a kept one
+    /// whose session is started on it, or a new one. The caller
     /// gives it back with ``recycle(_:)`` or drops it.
     /// - Throws: ``KeyedArchiveError`` if the property list is not a keyed archive.
     func decoder(
@@ -73,8 +73,8 @@ internal final class ArchiveDecoderPool: Sendable {
         guard read === session.plist else {
             return _ArchiveDecoder(topLevelOf: try ArchiveDecodingSession(checking: read, options: options))
         }
+        // Decoding starts the decoder itself at the top level (`decodeTopLevel`).
         try session.start(options: options)
-        decoder.startAtTopLevel()
         return decoder
     }
 

@@ -19,6 +19,34 @@ import Foundation
 // What a session reads: archive bytes (copied, or borrowed while decoding) or an archive already
 // read, as a binary property list read in place.
 extension ArchiveDecodingSession {
+    /// Where the archive's tables are, and the options it is read with.
+    struct Input {
+        /// The objects of the property list, read without reference counting; valid while it
+        /// holds the archive.
+        let reader: InPlaceReader
+        /// `$objects`: the object table, an array of references.
+        let objectTable: InPlaceRegion
+        /// `$top`: the top-level keys and their values.
+        let topTable: InPlaceRegion
+        /// `$objects[0]`, the `$null` placeholder string that UID 0 refers to.
+        let nullObject: InPlaceValue
+        /// The user info every decoder reports.
+        let userInfo: [CodingUserInfoKey: Any]
+        /// The limits decoding runs with.
+        let limits: PropertyListLimits
+
+        /// Checks that `plist` is a keyed archive as `KeyedArchive(propertyList:)` does, with the
+        /// same codes, and finds its tables.
+        init(checking plist: InPlaceBinaryPropertyList, options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError)
+        {
+            (self.objectTable, self.topTable, self.nullObject) = try ArchiveDecodingSession.tables(of: plist)
+            self.reader = plist.reader
+            // Mapping even an empty dictionary allocates.
+            self.userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
+            self.limits = options.limits
+        }
+    }
+
     /// The property list of archive bytes, binary or XML (written as binary), copied, read into
     /// `kept` if there is one (see `InPlaceBinaryPropertyList.read(copying:limits:)`).
     /// - Throws: ``KeyedArchiveError`` if the bytes are not a property list.

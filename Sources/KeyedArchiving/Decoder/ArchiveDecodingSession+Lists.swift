@@ -13,7 +13,8 @@ import PropertyLists
 extension ArchiveDecodingSession {
     /// The lists a session fills as it reads an archive; the session touches them for every
     /// object. What belongs to one archive is emptied when the session finishes (see
-    /// ``ArchiveDecodingSession/finish()``); what it knows of types stays, key tables emptied.
+    /// ``ArchiveDecodingSession/finish()``); what it knows of types stays, and
+    /// the key tables keep only where each key sat last (see `ArchiveObjectKeyTable`).
     struct Lists {
         /// The keys of the types that read their objects themselves, as
         /// ``DecodedTypeInfo/keyTable`` numbers them.

@@ -32,34 +32,6 @@ internal final class ArchiveDecodingSession {
     /// The archive's property list, read in place; it reads each archive the session starts on.
     let plist: InPlaceBinaryPropertyList
 
-    /// Where the archive's tables are, and the options it is read with.
-    struct Input {
-        /// The objects of the property list, read without reference counting; valid while it
-        /// holds the archive.
-        let reader: InPlaceReader
-        /// `$objects`: the object table, an array of references.
-        let objectTable: InPlaceRegion
-        /// `$top`: the top-level keys and their values.
-        let topTable: InPlaceRegion
-        /// `$objects[0]`, the `$null` placeholder string that UID 0 refers to.
-        let nullObject: InPlaceValue
-        /// The user info every decoder reports.
-        let userInfo: [CodingUserInfoKey: Any]
-        /// The limits decoding runs with.
-        let limits: PropertyListLimits
-
-        /// Checks that `plist` is a keyed archive as `KeyedArchive(propertyList:)` does, with the
-        /// same codes, and finds its tables.
-        init(checking plist: InPlaceBinaryPropertyList, options: KeyedArchiveDecoder.Options) throws(KeyedArchiveError)
-        {
-            (self.objectTable, self.topTable, self.nullObject) = try ArchiveDecodingSession.tables(of: plist)
-            self.reader = plist.reader
-            // Mapping even an empty dictionary allocates.
-            self.userInfo = options.userInfo.isEmpty ? [:] : options.userInfo.mapValues { $0 as Any }
-            self.limits = options.limits
-        }
-    }
-
     /// Where the archive's tables are, set when the session starts on an archive.
     @exclusivity(unchecked) private(set) var input: Input
     /// Whether ``ArchiveObjectDecodable`` conformances read their objects. A session keeps it:
@@ -89,7 +61,7 @@ internal final class ArchiveDecodingSession {
     // The caches below are touched for every object; `@exclusivity(unchecked)` drops the dynamic
     // exclusivity checks, which cost more than the work. No access to them overlaps another.
 
-    /// What the session found in the archive so far, cheap to forget: ``start(_:)`` starts it anew.
+    /// What the session found in the archive so far, cheap to forget: ``start(options:)`` starts it anew.
     struct Marks {
         /// The object index of the last `$class` key string found, or -1.
         var classKeyObject = -1
@@ -159,7 +131,7 @@ internal final class ArchiveDecodingSession {
 
     /// Ends decoding an archive: forgets the archive (its instances, classes, key objects and the
     /// objects' marks), keeps what it learnt of types, and lets go of the property list's bytes.
-    /// The session reads nothing until ``start(_:)``.
+    /// The session reads nothing until ``start(options:)``.
     /// - Returns: Whether the session is worth keeping: `false` after an archive of many objects,
     ///   whose lists are large.
     func finish() -> Bool {

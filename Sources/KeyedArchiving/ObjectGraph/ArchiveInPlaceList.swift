@@ -10,12 +10,6 @@
 
 import PropertyLists
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// An archive's binary property list read where it lies in the bytes, as the decoder reads it.
 ///
 /// Every failure to read an object is ``KeyedArchiveError/Code/malformedPropertyList``, wrapping
@@ -135,15 +129,6 @@ internal struct ArchiveInPlaceList: ArchivePropertyList {
     }
 
     func tree(_ value: InPlaceValue) -> PropertyListValue? {
-        switch value {
-        case .bool(let value): return .bool(value)
-        case .integer(let value): return .integer(value)
-        case .real(let value): return .real(value)
-        case .float(let value): return .float(value)
-        case .date(let value): return .date(Date(timeIntervalSinceReferenceDate: value))
-        case .uid(let value): return .uid(value)
-        case .string(let region), .data(let region), .array(let region), .dictionary(let region):
-            return try? self.plist.propertyList(at: region.object, depth: 4)
-        }
+        try? self.plist.propertyList(of: value, depth: 4)
     }
 }

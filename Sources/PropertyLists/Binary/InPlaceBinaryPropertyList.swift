@@ -150,12 +150,11 @@ package final class InPlaceBinaryPropertyList {
         self.release()
         self.limits = limits
         self.ownsBytes = ownsBytes
-        let state = InPlaceReader.State(bytes: bytes, layout: layout, limits: limits)
         // A table up to four times the size the list needs serves it as well (slots are picked by
         // masking) and costs little more to clear; a smaller one would find fewer strings.
         let slots = RecentString.slotCount(objectCount: layout.objectCount)
         if slots <= self.recentStrings.count, self.recentStrings.count <= slots &* 4 {
-            self.readerState.pointee = state
+            self.readerState.pointee = InPlaceReader.State(bytes: bytes, layout: layout, limits: limits)
         } else {
             self.freeStorage()
             (self.readerState, self.recentStrings) = Self.makeStorage(bytes: bytes, layout: layout, limits: limits)
@@ -278,7 +277,13 @@ package final class InPlaceBinaryPropertyList {
     /// dictionaries: containers nested deeper than `depth` are given empty.
     /// - Throws: ``PropertyListError`` if an object reached is invalid.
     package func propertyList(at index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        switch try self.reader.value(at: index) {
+        try self.propertyList(of: self.reader.value(at: index), depth: depth)
+    }
+
+    /// The value of an object already read, as ``propertyList(at:depth:)`` gives it.
+    /// - Throws: ``PropertyListError`` if an object reached is invalid.
+    package func propertyList(of value: InPlaceValue, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        switch value {
         case .bool(let value): return .bool(value)
         case .integer(let value): return .integer(value)
         case .real(let value): return .real(value)
